@@ -1,0 +1,77 @@
+# Staged fp16 matmul for Hopper. `make help` lists the targets.
+NVCC     ?= nvcc
+CC       ?= gcc
+CUDA_INC := $(dir $(shell command -v $(NVCC)))../include
+STEPS    := v0_single_warp v1_tma v2_pipeline
+SHORT     = $(firstword $(subst _, ,$(1)))
+BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
+GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -pedantic -I$(CUDA_INC)
+# -Xptxas -v: registers, spills and stack frame of every kernel, kept in
+# build/<step>/hopper.ptxas.log where the tests read them.
+NVFLAGS  := -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
+            -Xptxas -v -Xcompiler -Wall,-Wextra
+LDLIBS   := -lcublas -lm
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
+COMMON_HDR := $(wildcard common/*.h common/*.cuh)
+HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
+
+.PHONY: all test test-gpu bench plot clean help
+all: $(BINS)
+
+help:
+	@echo "make v0 | v1 | v2   build one step (./vN M N K runs it)"
+	@echo "make all            build every step"
+	@echo "make test           CPU tests: builds, host tests, compiled-code checks, plot (no GPU needed)"
+	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer"
+	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
+	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
+
+define STEP_RULES
+$(call SHORT,$(1)): build/$(1)/hopper.o build/$(1)/main.o $(COMMON_OBJ)
+	$(NVCC) -o $$@ $$^ $(LDLIBS)
+endef
+$(foreach s,$(STEPS),$(eval $(call STEP_RULES,$(s))))
+
+build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -c $< -o $@ 2> build/$*/hopper.ptxas.log; st=$$?; cat build/$*/hopper.ptxas.log >&2; exit $$st
+
+# PTX of each step, for the compiled-code tests.
+build/%/hopper.ptx: %/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -ptx $< -o $@
+
+build/%/main.o: %/main.c $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/common/driver.o: CFLAGS += -DGIT_REV='"$(GIT_REV)"'
+build/common/%.o: common/%.c $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
+	$(NVCC) -o $@ $^ -lm
+
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests
+	@STEPS="$(STEPS)" bash tests/run.sh
+
+test-gpu: $(BINS)
+	@STEPS="$(STEPS)" bash tests/gpu.sh
+
+bench: $(BINS)
+	@STEPS="$(STEPS)" bash plots/bench.sh plots/results.csv
+
+plot:
+	bash plots/plot.sh plots/results.csv plots/tflops
+
+clean:
+	rm -rf build $(BINS)

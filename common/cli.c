@@ -1,0 +1,130 @@
+#include "cli.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+            "usage: %s [M N K] [options]\n"
+            "  C[M,N] = A[M,K] * B[N,K]^T in fp16 with fp32 accumulation; default %d %d %d\n"
+            "  --check MODE   exact | random | both | none   (default both)\n"
+            "  --reps N       timed runs of the step and of cuBLAS, interleaved (default 30; 0 = no timing)\n"
+            "  --warmup N     untimed runs of each first (default 5)\n"
+            "  --seed N       seed of the input data (default 1)\n"
+            "  --csv FILE     append one result row to FILE (header written if FILE is new)\n"
+            "  -h, --help     this text\n",
+            prog, DEFAULT_SIZE, DEFAULT_SIZE, DEFAULT_SIZE);
+}
+
+/* Whole-string decimal integer in [lo, hi]; 0 on success. */
+static int parse_ll(const char *s, long long lo, long long hi, long long *out)
+{
+    if (!s || !*s) return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE) return errno == ERANGE ? -2 : -1;
+    if (v < lo || v > hi) return -2;
+    *out = v;
+    return 0;
+}
+
+static int parse_size(const char *name, const char *s, int *out, char *err, size_t errlen)
+{
+    long long v;
+    int r = parse_ll(s, LLONG_MIN, LLONG_MAX, &v);
+    if (r == -1) {
+        snprintf(err, errlen, "%s must be a whole number, got '%s'", name, s);
+        return -1;
+    }
+    if (r == -2 || v > INT_MAX) {
+        snprintf(err, errlen, "%s = %s is too large (at most %d)", name, s, INT_MAX);
+        return -1;
+    }
+    if (v < 1) {
+        snprintf(err, errlen, "%s must be at least 1, got %lld", name, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->M = o->N = o->K = DEFAULT_SIZE;
+    o->reps = 30;
+    o->warmup = 5;
+    o->check = CHECK_BOTH;
+    o->seed = 1;
+
+    const char *sizes[3];
+    int nsizes = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        long long v;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = true;
+        } else if (!strcmp(a, "--reps") || !strcmp(a, "--warmup")) {
+            if (parse_ll(val, 0, 1000000, &v) != 0) {
+                snprintf(err, errlen, "%s needs a whole number from 0 to 1000000", a);
+                return -1;
+            }
+            *(a[2] == 'r' ? &o->reps : &o->warmup) = (int)v;
+            i++;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_ll(val, 0, LLONG_MAX, &v) != 0) {
+                snprintf(err, errlen, "--seed needs a whole number >= 0");
+                return -1;
+            }
+            o->seed = (uint64_t)v;
+            i++;
+        } else if (!strcmp(a, "--check")) {
+            if (!val) {
+                snprintf(err, errlen, "--check needs exact, random, both or none");
+                return -1;
+            }
+            if (!strcmp(val, "exact")) o->check = CHECK_EXACT;
+            else if (!strcmp(val, "random")) o->check = CHECK_RANDOM;
+            else if (!strcmp(val, "both")) o->check = CHECK_BOTH;
+            else if (!strcmp(val, "none")) o->check = CHECK_NONE;
+            else {
+                snprintf(err, errlen, "--check needs exact, random, both or none, got '%s'", val);
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--csv")) {
+            if (!val || !*val) {
+                snprintf(err, errlen, "--csv needs a file name");
+                return -1;
+            }
+            o->csv = val;
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9')) {
+            snprintf(err, errlen, "unknown option '%s'", a);
+            return -1;
+        } else {
+            if (nsizes == 3) {
+                snprintf(err, errlen, "too many sizes: expected M N K, got another '%s'", a);
+                return -1;
+            }
+            sizes[nsizes++] = a;
+        }
+    }
+    if (nsizes != 0 && nsizes != 3) {
+        snprintf(err, errlen, "expected three sizes M N K (or none for %d^3), got %d",
+                 DEFAULT_SIZE, nsizes);
+        return -1;
+    }
+    if (nsizes == 3) {
+        const char *names[3] = {"M", "N", "K"};
+        int *dst[3] = {&o->M, &o->N, &o->K};
+        for (int i = 0; i < 3; i++)
+            if (parse_size(names[i], sizes[i], dst[i], err, errlen) != 0) return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* Command line of every step's driver: ./vN [M N K] [options]. */
+#ifndef COMMON_CLI_H
+#define COMMON_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { CHECK_BOTH, CHECK_EXACT, CHECK_RANDOM, CHECK_NONE } check_mode;
+
+typedef struct {
+    int M, N, K;
+    int reps;          /* timed runs of each of step and cuBLAS; 0 = no timing */
+    int warmup;        /* untimed runs of each before timing                   */
+    check_mode check;
+    uint64_t seed;
+    const char *csv;   /* append a result row here, or NULL                    */
+    bool help;
+} options;
+
+#define DEFAULT_SIZE 8192
+
+/* Fills *o from argv. Returns 0, or -1 with a one-line reason in err. */
+int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen);
+
+/* The usage text, for --help and after an error. */
+void cli_usage(FILE *f, const char *prog);
+
+#endif

@@ -1,0 +1,13 @@
+/* Proxy fences. Ordinary loads/stores (and cp.async) act in the "generic proxy";
+ * wgmma operand reads and TMA act in the "async proxy". A write in one proxy is
+ * seen by the other only after this fence, executed by the writing thread and
+ * followed by a barrier that orders it before the reader. */
+#ifndef COMMON_FENCE_CUH
+#define COMMON_FENCE_CUH
+
+__device__ __forceinline__ void fence_proxy_async_shared_cta()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+#endif

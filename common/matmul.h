@@ -1,0 +1,56 @@
+/* The one entry point every step defines, and the shape contract around it.
+ *
+ *   C[M,N] = A[M,K] * B[N,K]^T,  A, B, C fp16 row-major, fp32 accumulation.
+ *
+ * Any M, N, K >= 1 works. The kernels want 16-byte aligned rows (TMA and
+ * 16-byte cp.async), so matmul_staged() copies unaligned operands into
+ * aligned scratch and back; that work is part of the call and of its time. */
+#ifndef COMMON_MATMUL_H
+#define COMMON_MATMUL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An fp16 value as its IEEE binary16 bit pattern: C11 has no half type. */
+typedef uint16_t f16;
+
+/* Defined by each vN_name/hopper.cu. Device pointers; returns cudaSuccess or
+ * the first error (already printed to stderr). */
+cudaError_t matmul(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                   cudaStream_t stream);
+
+/* What a step's kernel launcher may assume: A, B, C 16-byte aligned, K % 8 == 0,
+ * ldc % 8 == 0 (ldc = row pitch of C in elements, >= N), N <= MATMUL_MAX_N_PER_LAUNCH. */
+typedef cudaError_t (*matmul_launch_fn)(const f16 *A, const f16 *B, f16 *C,
+                                        int M, int N, int K, int ldc,
+                                        cudaStream_t stream);
+
+/* Columns per launch: keeps a 2D grid's y extent (N / 128 tiles) under 65535. */
+#define MATMUL_MAX_N_PER_LAUNCH (1 << 22)
+
+/* How a call's operands are staged; pure arithmetic, tested on the host. */
+typedef struct {
+    bool stage_a, stage_b, stage_c; /* operand goes through scratch          */
+    int kp;                         /* K the kernel sees: K rounded up to 8   */
+    int ldc;                        /* row pitch of the C the kernel writes   */
+    size_t bytes_a, bytes_b, bytes_c; /* scratch sizes (0 if not staged)      */
+} stage_plan;
+
+stage_plan stage_plan_make(const void *A, const void *B, const void *C,
+                           int M, int N, int K);
+
+/* Runs launch() on an aligned view of the problem: stages what the plan says,
+ * splits N into launches of at most MATMUL_MAX_N_PER_LAUNCH columns, copies C back. */
+cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                          cudaStream_t stream, matmul_launch_fn launch);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,54 @@
+/* mbarrier: a 64-bit shared-memory barrier with an arrival count, a transaction
+ * (byte) count and a phase bit that flips each time both reach zero.
+ * One PTX instruction per wrapper (the wait is a loop around one). */
+#ifndef COMMON_MBARRIER_CUH
+#define COMMON_MBARRIER_CUH
+
+#include <stdint.h>
+#include "smem.cuh"
+
+__device__ __forceinline__ void mbarrier_init(uint64_t *bar, uint32_t arrivals)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n"
+                 :: "r"(smem_u32(bar)), "r"(arrivals) : "memory");
+}
+
+/* Makes initialised barriers visible to the async proxy (TMA) and the cluster. */
+__device__ __forceinline__ void fence_mbarrier_init_release_cluster()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* One arrival that also announces `bytes` of TMA data still to land in this phase. */
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+                 :: "r"(smem_u32(bar)), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n"
+                 :: "r"(smem_u32(bar)) : "memory");
+}
+
+/* True once the phase with the given parity (0 or 1) has completed. */
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity)
+{
+    uint32_t done;
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done) : "r"(smem_u32(bar)), "r"(parity) : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t parity)
+{
+    while (!mbarrier_try_wait_parity(bar, parity)) {
+    }
+}
+
+#endif

@@ -1,0 +1,43 @@
+/* TMA (the bulk tensor copy engine, sm_90): one thread describes a whole tile
+ * copy by a tensor map and coordinates; the hardware does the addressing, the
+ * swizzle, the zero fill of out-of-bounds loads and the clipping of stores.
+ * One PTX instruction per wrapper. Coordinates are {column, row} in elements. */
+#ifndef COMMON_TMA_CUH
+#define COMMON_TMA_CUH
+
+#include <stdint.h>
+#include <cuda.h>
+#include "smem.cuh"
+
+/* Global -> shared; the bytes land as complete_tx on the mbarrier `bar`. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
+    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar))
+                 : "memory");
+}
+
+/* Shared -> global; completion is tracked by bulk groups of the issuing thread. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_shared_to_global(
+    const CUtensorMap *map, int col, int row, const void *src)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+                 " [%0, {%1, %2}], [%3];\n"
+                 :: "l"(map), "r"(col), "r"(row), "r"(smem_u32(src)) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_bulk_commit_group()
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Waits until every committed bulk store has finished READING shared memory,
+ * so the buffer may be reused or the CTA may exit. */
+__device__ __forceinline__ void cp_async_bulk_wait_group_read_0()
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+#endif

@@ -1,0 +1,40 @@
+/* TMA tensor maps for 2D fp16 row-major matrices, encoded on the host.
+ *
+ * tmap_desc_make() is pure arithmetic (tested on the host, no GPU needed);
+ * tmap_desc_check() states the driver's documented limits so a bad map fails
+ * with a readable reason; tmap_encode() calls cuTensorMapEncodeTiled through
+ * the runtime's driver entry point, so nothing links against libcuda. */
+#ifndef COMMON_TMAP_H
+#define COMMON_TMAP_H
+
+#include <stdint.h>
+#include <cuda.h>
+#include "matmul.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    void *base;
+    uint64_t dim[2];      /* {columns (contiguous), rows}  in elements */
+    uint64_t stride_row;  /* bytes between rows                         */
+    uint32_t box[2];      /* {box columns, box rows}       in elements */
+    CUtensorMapSwizzle swizzle;
+} tmap_desc;
+
+/* A [rows, cols] matrix with row pitch `ld` elements, read or written in
+ * boxes of [box_rows, box_cols] with the given shared-memory swizzle. */
+tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
+                         int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
+
+/* NULL if the driver will accept d, else a one-line reason. */
+const char *tmap_desc_check(const tmap_desc *d);
+
+/* Encodes d into *map; prints the failing call or reason and returns an error. */
+cudaError_t tmap_encode(CUtensorMap *map, const tmap_desc *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* Input data and result checks, on the host, in C.
+ *
+ * Exact mode: inputs are small integers in [-2, 2]; every product and partial
+ * sum is an integer far below 2^24, so fp32 accumulation is exact in any order
+ * and the fp16 result is the same rounding of the same number for everyone:
+ * the step must equal cuBLAS and the fp64 reference bit for bit.
+ * Random mode: inputs uniform in (-1, 1), non-integer; the result must match
+ * the fp64 reference to a relative Frobenius error of REL_ERR_BOUND and cuBLAS
+ * element by element within a few fp16 ulps (see check_close). */
+#ifndef COMMON_VERIFY_H
+#define COMMON_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "matmul.h"
+
+#define REL_ERR_BOUND 1e-3
+#define MAX_REPORTED 5 /* mismatches printed per check */
+
+typedef struct {
+    size_t checked;     /* elements compared                        */
+    size_t bad;         /* elements that failed                     */
+    double max_abs_err; /* largest |got - want| (inf if a NaN)      */
+    double rel_err;     /* ||got - want||_F / ||want||_F            */
+} check_result;
+
+uint64_t rng_next(uint64_t *state); /* splitmix64 */
+void fill_exact(f16 *x, size_t n, uint64_t seed);
+void fill_random(f16 *x, size_t n, uint64_t seed);
+
+/* Every element of got[M,N] bit-equal to want[M,N]. */
+check_result check_bitwise(const f16 *got, const f16 *want, int M, int N, const char *label);
+
+/* Every element within |got - want| <= 2^-9 |want| + 2^-16 sqrt(K): two fp16
+ * ulps, plus room for fp32 sums taken in another order near zero. */
+check_result check_close(const f16 *got, const f16 *want, int M, int N, int K,
+                         const char *label);
+
+/* Up to max indices of [0, n): all of them if n <= max, else the edges, the
+ * tile boundaries near the start and end, and random others; sorted, unique. */
+int sample_indices(int n, int max, uint64_t seed, int *out);
+
+/* fp64 dot products for rows x cols of C = A * B^T. exact: got must equal the
+ * fp16 rounding of the reference bit for bit; else rel_err <= REL_ERR_BOUND. */
+check_result check_reference(const f16 *got, const f16 *A, const f16 *B, int M, int N, int K,
+                             const int *rows, int nr, const int *cols, int nc, bool exact,
+                             const char *label);
+
+#endif

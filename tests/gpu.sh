@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# GPU tests (make test-gpu), for an H100 or H200. Every step over a sweep of
+# shapes with both checks (exact and random; each also re-runs and demands a
+# bitwise-identical result), then compute-sanitizer on small shapes. Every run
+# has a time limit, so a deadlocked kernel fails instead of hanging.
+set -u
+cd "$(dirname "$0")/.."
+STEPS=${STEPS:?}
+pass=0 fail=0
+failed=()
+
+run() { # name seconds command...
+    local name=$1 secs=$2 out rc
+    shift 2
+    out=$(timeout "$secs" "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        pass=$((pass + 1))
+        echo "PASS $name"
+    else
+        fail=$((fail + 1))
+        failed+=("$name")
+        [ $rc -eq 124 ] && echo "FAIL $name (timed out after ${secs}s)" || echo "FAIL $name (exit $rc)"
+        echo "$out" | tail -8 | sed 's/^/    /'
+    fi
+}
+
+# M N K: tiny, odd, not multiples of 8 (staged), K below one k-tile, tall,
+# wide, one tile, aligned, partial tiles everywhere, large.
+SHAPES=(
+    "1 1 1" "1 1 8" "7 13 5" "2 3 9" "64 64 8" "128 128 64" "256 256 16"
+    "1000 1000 1000" "1000 1000 24" "129 257 200" "4097 4095 1031" "8191 8191 8191"
+    "8192 8 8192" "8 8192 8192" "16384 128 1024" "128 16384 1024"
+    "3 8191 10000" "8192 8192 8192"
+)
+
+for step in $STEPS; do
+    bin=./${step%%_*}
+    for shape in "${SHAPES[@]}"; do
+        # shellcheck disable=SC2086
+        run "$bin $shape" 300 $bin $shape --check both --reps 0
+    done
+    for tool in memcheck racecheck synccheck; do
+        for shape in "100 200 72" "129 131 136"; do
+            # shellcheck disable=SC2086
+            run "compute-sanitizer --tool $tool $bin $shape" 600 \
+                compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0
+        done
+    done
+done
+
+echo "gpu tests: $pass passed, $fail failed"
+for f in "${failed[@]}"; do echo "  failed: $f"; done
+[ $fail -eq 0 ]
