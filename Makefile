@@ -2,7 +2,7 @@
 NVCC     ?= nvcc
 CC       ?= gcc
 CUDA_INC := $(dir $(shell command -v $(NVCC)))../include
-STEPS    := v0_single_warp v1_tma v2_pipeline
+STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
 GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)

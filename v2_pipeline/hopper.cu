@@ -116,7 +116,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     }
 
     /* Epilogue: registers -> shared memory -> TMA store. The C tile [BM][BN]
-     * is stored as two column slices [BM][64], 16 KB each, in the same 128-byte
+     * is stored as BN / 64 column slices [BM][64], 16 KB each, in the same 128-byte
      * swizzle as the inputs: a warp's 32 four-byte writes then fall in 32
      * different banks. The ring is free: every load was consumed and every
      * wgmma has completed. */
@@ -149,8 +149,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int K, int ldc,
                           cudaStream_t stream)
 {
-    /* A and B are read in [128 rows x 64 K] boxes, C is written in [128 x 64]
-     * boxes; all with the 128-byte swizzle the kernel's smem layout assumes. */
+    /* A and B are read in [BM or BN rows x 64 K] boxes, C is written in
+     * [BM x 64] boxes; all in the 128-byte swizzle the kernel's smem layout assumes. */
     CUtensorMap tmap_a, tmap_b, tmap_c;
     tmap_desc da = tmap_desc_make(A, M, K, K, BM, BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(B, N, K, K, BN, BK, CU_TENSOR_MAP_SWIZZLE_128B);

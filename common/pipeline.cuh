@@ -1,0 +1,78 @@
+/* A ring of shared-memory stages guarded by mbarriers, as one reusable piece.
+ *
+ * Each stage s has full[s] (the producer's data has landed) and empty[s] (the
+ * consumers are done with it). Producer and consumers each keep their own
+ * pipeline value: the stage they work on next and the parity of the barrier
+ * phase they wait for. Both advance through the ring in the same order; the
+ * phase flips each time the stage index wraps around.
+ *
+ * The producer starts at parity 1: waiting for parity 1 on a fresh barrier
+ * (still in phase 0) returns at once, so the first pass over the ring does
+ * not wait for releases that never happened. */
+#ifndef COMMON_PIPELINE_CUH
+#define COMMON_PIPELINE_CUH
+
+#include <stdint.h>
+#include "mbarrier.cuh"
+
+typedef struct {
+    uint64_t *full;  /* [stages] */
+    uint64_t *empty; /* [stages] */
+    int stages;
+    int stage;       /* stage this side works on next   */
+    uint32_t phase;  /* parity of the phase it waits for */
+} pipeline;
+
+/* One thread initialises the barriers: `producers` arrivals complete a full
+ * phase (plus the TMA bytes announced), `consumers` arrivals an empty phase. */
+__device__ __forceinline__ void pipeline_init(uint64_t *full, uint64_t *empty, int stages,
+                                              int producers, int consumers)
+{
+    for (int s = 0; s < stages; s++) {
+        mbarrier_init(&full[s], producers);
+        mbarrier_init(&empty[s], consumers);
+    }
+    fence_mbarrier_init_release_cluster();
+}
+
+__device__ __forceinline__ pipeline pipeline_producer(uint64_t *full, uint64_t *empty, int stages)
+{
+    pipeline p = {full, empty, stages, 0, 1};
+    return p;
+}
+
+__device__ __forceinline__ pipeline pipeline_consumer(uint64_t *full, uint64_t *empty, int stages)
+{
+    pipeline p = {full, empty, stages, 0, 0};
+    return p;
+}
+
+/* Producer: wait until the current stage is free to refill. */
+__device__ __forceinline__ void producer_acquire(pipeline *p)
+{
+    mbarrier_wait_parity(&p->empty[p->stage], p->phase);
+}
+
+/* Consumer: wait until the current stage holds data. */
+__device__ __forceinline__ void consumer_acquire(pipeline *p)
+{
+    mbarrier_wait_parity(&p->full[p->stage], p->phase);
+}
+
+/* Consumer: one arrival saying it is done with stage s (which may be behind
+ * the current one: a consumer releases a stage once its MMAs are done). */
+__device__ __forceinline__ void consumer_release(pipeline *p, int s)
+{
+    mbarrier_arrive(&p->empty[s]);
+}
+
+/* Either side: move to the next stage, flipping the parity on wrap-around. */
+__device__ __forceinline__ void pipeline_advance(pipeline *p)
+{
+    if (++p->stage == p->stages) {
+        p->stage = 0;
+        p->phase ^= 1;
+    }
+}
+
+#endif

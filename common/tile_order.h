@@ -1,0 +1,85 @@
+/* Tile order of a 1D grid, shared by host (tests, launch set-up) and device.
+ *
+ * A linear block index is mapped to (m_block, n_block) in groups of `swizzle`
+ * N-columns: group g covers n_block g*swizzle .. g*swizzle + swizzle - 1, and
+ * inside a group tiles go row-major: (m 0, n 0), (m 0, n 1), .., (m 1, n 0)..
+ * The last group is narrower when n_blocks % swizzle != 0. Blocks that run
+ * together then cover a compact patch of C, so the A rows and B columns they
+ * read stay in L2 for each other.
+ *
+ * Divisions by these grid-constant numbers use fast_divmod: a multiply-high
+ * and a shift with constants worked out once on the host. */
+#ifndef COMMON_TILE_ORDER_H
+#define COMMON_TILE_ORDER_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define HOST_DEVICE __host__ __device__
+#else
+#define HOST_DEVICE
+#endif
+
+/* n / d and n % d for 0 <= n < 2^31, 1 <= d < 2^31, with
+ * shift = ceil(log2 d) and mul = floor(2^32 (2^shift - d) / d) + 1:
+ * n / d = (umulhi(n, mul) + n) >> shift (Granlund and Montgomery). */
+typedef struct {
+    uint32_t d, mul, shift;
+} fast_divmod;
+
+static inline fast_divmod fast_divmod_make(uint32_t d)
+{
+    fast_divmod f;
+    uint32_t shift = 0;
+    while ((1ull << shift) < d) shift++;
+    f.d = d;
+    f.shift = shift;
+    f.mul = (uint32_t)(((1ull << 32) * ((1ull << shift) - d)) / d + 1);
+    return f;
+}
+
+static inline HOST_DEVICE void fast_divmod_do(fast_divmod f, uint32_t n, uint32_t *q, uint32_t *r)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t hi = __umulhi(n, f.mul);
+#else
+    uint32_t hi = (uint32_t)(((uint64_t)n * f.mul) >> 32);
+#endif
+    *q = (hi + n) >> f.shift;
+    *r = n - *q * f.d;
+}
+
+typedef struct {
+    int m_blocks, n_blocks, swizzle;
+    fast_divmod per_group; /* m_blocks * swizzle tiles in a full group  */
+    fast_divmod full;      /* width of a full group: swizzle            */
+    fast_divmod last;      /* width of the last group (== swizzle if full) */
+} tile_map;
+
+/* Needs m_blocks * n_blocks < 2^31 (the launch checks) and swizzle >= 1. */
+static inline tile_map tile_map_make(int m_blocks, int n_blocks, int swizzle)
+{
+    tile_map t;
+    if (swizzle > n_blocks) swizzle = n_blocks;
+    t.m_blocks = m_blocks;
+    t.n_blocks = n_blocks;
+    t.swizzle = swizzle;
+    t.per_group = fast_divmod_make((uint32_t)(m_blocks * swizzle));
+    t.full = fast_divmod_make((uint32_t)swizzle);
+    t.last = fast_divmod_make((uint32_t)(n_blocks % swizzle ? n_blocks % swizzle : swizzle));
+    return t;
+}
+
+static inline HOST_DEVICE void tile_map_coord(const tile_map *t, int linear, int *m_block,
+                                              int *n_block)
+{
+    uint32_t group, in_group, m, r;
+    fast_divmod_do(t->per_group, (uint32_t)linear, &group, &in_group);
+    const int first_n = (int)group * t->swizzle;
+    /* Within a group: row-major over [m_blocks][width]. */
+    fast_divmod_do(first_n + t->swizzle <= t->n_blocks ? t->full : t->last, in_group, &m, &r);
+    *m_block = (int)m;
+    *n_block = first_n + (int)r;
+}
+
+#endif
