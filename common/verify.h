@@ -4,7 +4,8 @@
  * sum is an integer far below 2^24, so fp32 accumulation is exact in any order
  * and the fp16 result is the same rounding of the same number for everyone:
  * the step must equal cuBLAS and the fp64 reference bit for bit.
- * Random mode: inputs uniform in (-1, 1), non-integer; the result must match
+ * Random mode: inputs uniform in (-1, 1), non-zero multiples of 2^-10 (so
+ * non-integer: integer or zero data draws less power); the result must match
  * the fp64 reference to a relative Frobenius error of REL_ERR_BOUND and cuBLAS
  * element by element within a few fp16 ulps (see check_close). */
 #ifndef COMMON_VERIFY_H

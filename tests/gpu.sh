@@ -1,29 +1,14 @@
 #!/usr/bin/env bash
 # GPU tests (make test-gpu), for an H100 or H200. Every step over a sweep of
 # shapes with both checks (exact and random; each also re-runs and demands a
-# bitwise-identical result), then compute-sanitizer on small shapes. Every run
-# has a time limit, so a deadlocked kernel fails instead of hanging.
+# bitwise-identical result), then compute-sanitizer (memcheck, racecheck,
+# synccheck) on small shapes. Every run has a time limit, so a deadlocked
+# kernel fails instead of hanging. The steps run side by side (one job each);
+# their logs are in build/gpu-test-<step>.log.
 set -u
 cd "$(dirname "$0")/.."
 STEPS=${STEPS:?}
-pass=0 fail=0
-failed=()
-
-run() { # name seconds command...
-    local name=$1 secs=$2 out rc
-    shift 2
-    out=$(timeout "$secs" "$@" 2>&1)
-    rc=$?
-    if [ $rc -eq 0 ]; then
-        pass=$((pass + 1))
-        echo "PASS $name"
-    else
-        fail=$((fail + 1))
-        failed+=("$name")
-        [ $rc -eq 124 ] && echo "FAIL $name (timed out after ${secs}s)" || echo "FAIL $name (exit $rc)"
-        echo "$out" | tail -8 | sed 's/^/    /'
-    fi
-}
+mkdir -p build
 
 # M N K: tiny, odd, not multiples of 8 (staged), K below one k-tile, tall,
 # wide, one tile, aligned, partial tiles everywhere, large.
@@ -34,8 +19,21 @@ SHAPES=(
     "3 8191 10000" "8192 8192 8192"
 )
 
-for step in $STEPS; do
-    bin=./${step%%_*}
+run() { # name seconds command...
+    local name=$1 secs=$2 out rc
+    shift 2
+    out=$(timeout "$secs" "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "PASS $name"
+    else
+        [ $rc -eq 124 ] && echo "FAIL $name (timed out after ${secs}s)" || echo "FAIL $name (exit $rc)"
+        echo "$out" | tail -8 | sed 's/^/    /'
+    fi
+}
+
+test_step() {
+    local bin=./${1%%_*} shape tool
     for shape in "${SHAPES[@]}"; do
         # shellcheck disable=SC2086
         run "$bin $shape" 300 $bin $shape --check both --reps 0
@@ -43,12 +41,19 @@ for step in $STEPS; do
     for tool in memcheck racecheck synccheck; do
         for shape in "100 200 72" "129 131 136"; do
             # shellcheck disable=SC2086
-            run "compute-sanitizer --tool $tool $bin $shape" 600 \
+            run "compute-sanitizer --tool $tool $bin $shape" 400 \
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0
         done
     done
-done
+}
 
+for step in $STEPS; do
+    test_step "$step" >"build/gpu-test-$step.log" 2>&1 &
+done
+wait
+
+cat $(for s in $STEPS; do echo "build/gpu-test-$s.log"; done)
+pass=$(cat build/gpu-test-*.log | grep -c '^PASS')
+fail=$(cat build/gpu-test-*.log | grep -c '^FAIL')
 echo "gpu tests: $pass passed, $fail failed"
-for f in "${failed[@]}"; do echo "  failed: $f"; done
-[ $fail -eq 0 ]
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
