@@ -52,8 +52,12 @@ for step in $STEPS; do
 done
 wait
 
-cat $(for s in $STEPS; do echo "build/gpu-test-$s.log"; done)
-pass=$(cat build/gpu-test-*.log | grep -c '^PASS')
-fail=$(cat build/gpu-test-*.log | grep -c '^FAIL')
+logs=$(for s in $STEPS; do echo "build/gpu-test-$s.log"; done)
+# shellcheck disable=SC2086
+cat $logs
+# shellcheck disable=SC2086
+pass=$(cat $logs | grep -c '^PASS')
+# shellcheck disable=SC2086
+fail=$(cat $logs | grep -c '^FAIL')
 echo "gpu tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
