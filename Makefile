@@ -19,7 +19,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu bench plot clean help
+.PHONY: all test test-gpu bench plot clean help FORCE
 all: $(BINS)
 
 help:
@@ -49,7 +49,13 @@ build/%/main.o: %/main.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The revision goes into every CSV row; the stamp file changes (and driver.o
+# is rebuilt) only when the revision does.
+build/git_rev.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
 build/common/driver.o: CFLAGS += -DGIT_REV='"$(GIT_REV)"'
+build/common/driver.o: build/git_rev.txt
 build/common/%.o: common/%.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -57,7 +57,7 @@ check_result check_bitwise(const f16 *got, const f16 *want, int M, int N, const 
 check_result check_close(const f16 *got, const f16 *want, int M, int N, int K, const char *label)
 {
     check_result r = {0};
-    const double atol = ldexp(sqrt((double)K), -16);
+    const double atol = ldexp(sqrt((double)K), -8);
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             size_t k = (size_t)i * N + j;
