@@ -40,8 +40,9 @@ static int parse_size(const char *name, const char *s, int *out, char *err, size
         snprintf(err, errlen, "%s must be a whole number, got '%s'", name, s);
         return -1;
     }
-    if (r == -2 || v > INT_MAX) {
-        snprintf(err, errlen, "%s = %s is too large (at most %d)", name, s, INT_MAX);
+    if (r == -2 && s[0] == '-') v = -1; /* below LLONG_MIN: reported as too small */
+    else if (r == -2 || v > MAX_SIZE) {
+        snprintf(err, errlen, "%s = %s is too large (at most %d)", name, s, MAX_SIZE);
         return -1;
     }
     if (v < 1) {

@@ -20,6 +20,9 @@ typedef struct {
 } options;
 
 #define DEFAULT_SIZE 8192
+/* Largest M, N or K: INT_MAX rounded down to a multiple of 8, so that K and N
+ * rounded up to the next multiple of 8 (see stage_plan_make) still fit an int. */
+#define MAX_SIZE 2147483640
 
 /* Fills *o from argv. Returns 0, or -1 with a one-line reason in err. */
 int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /* Staging of operands whose rows are not 16-byte aligned (see matmul.h). */
 #include "matmul.h"
 #include "check.h"
+#include <limits.h>
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 static int round_up8(int x) { return (int)(((int64_t)x + 7) / 8 * 8); }
@@ -39,9 +40,9 @@ static cudaError_t stage_in(void **dst, const f16 *src, int rows, int cols, int 
 cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                           cudaStream_t stream, matmul_launch_fn launch)
 {
-    if (M < 1 || N < 1 || K < 1 || !A || !B || !C) {
-        fprintf(stderr, "error: matmul: need M, N, K >= 1 and non-null pointers "
-                        "(got M=%d N=%d K=%d)\n", M, N, K);
+    if (M < 1 || N < 1 || K < 1 || N > INT_MAX - 7 || K > INT_MAX - 7 || !A || !B || !C) {
+        fprintf(stderr, "error: matmul: need 1 <= M, 1 <= N, K <= %d and non-null pointers "
+                        "(got M=%d N=%d K=%d)\n", INT_MAX - 7, M, N, K);
         return cudaErrorInvalidValue;
     }
     stage_plan p = stage_plan_make(A, B, C, M, N, K);

@@ -82,8 +82,8 @@ int sample_indices(int n, int max, uint64_t seed, int *out)
         return n;
     }
     /* Edges of the matrix and of the first and last tiles of any size we use. */
-    const int fixed[] = {0, 1, 63, 64, 127, 128, 255, 256, n / 2, n - 129, n - 128, n - 65,
-                         n - 64, n - 2, n - 1};
+    const int fixed[] = {0, n - 1, 1, n - 2, 63, 64, 127, 128, 255, 256, n / 2, n - 129,
+                         n - 128, n - 65, n - 64};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && cnt < max; i++)
         if (fixed[i] >= 0 && fixed[i] < n) out[cnt++] = fixed[i];
     uint64_t s = seed;
@@ -115,6 +115,10 @@ check_result check_reference(const f16 *got, const f16 *A, const f16 *B, int M, 
         for (int k = 0; k < K; k++) arow[k] = f16_to_float(A[(size_t)i * K + k]);
         for (int b = 0; b < nc; b++) {
             const int j = cols[b];
+            if (j < 0 || j >= N) {
+                fprintf(stderr, "error: reference column %d outside 0..%d\n", j, N - 1);
+                exit(EXIT_FAILURE);
+            }
             const f16 *brow = B + (size_t)j * K;
             double ref = 0;
             for (int k = 0; k < K; k++) ref += arow[k] * f16_to_float(brow[k]);

@@ -1,0 +1,1031 @@
+/* Host tests of common/: fp16 conversion, command line, staging plan, tensor
+ * map descriptors, input data and result checks. No GPU needed.
+ *
+ * Every test prints exactly one line, "PASS <name>" or "FAIL <name>: <why>"
+ * (the first failed expectation, with its line); exit status 0 iff all passed.
+ * The check_* functions print their mismatches to stderr: expected here. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/cli.h"
+#include "../common/f16.h"
+#include "../common/matmul.h"
+#include "../common/tile_order.h"
+#include "../common/tmap.h"
+#include "../common/verify.h"
+
+/* ---- harness ------------------------------------------------------------ */
+
+static const char *cur_name;
+static bool cur_failed;
+static char cur_why[768];
+static int n_pass, n_fail;
+
+static void begin(const char *name)
+{
+    cur_name = name;
+    cur_failed = false;
+    cur_why[0] = '\0';
+}
+
+static void end(void)
+{
+    if (cur_failed) {
+        printf("FAIL %s: %s\n", cur_name, cur_why);
+        n_fail++;
+    } else {
+        printf("PASS %s\n", cur_name);
+        n_pass++;
+    }
+    fflush(stdout); /* a later crash must not swallow the lines already earned */
+}
+
+/* Records the first failure of the current test; later ones add nothing. */
+static void failf(int line, const char *fmt, ...)
+{
+    if (cur_failed) return;
+    cur_failed = true;
+    int n = snprintf(cur_why, sizeof cur_why, "line %d: ", line);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cur_why + n, sizeof cur_why - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+#define EXPECT(cond, ...)                          \
+    do {                                           \
+        if (!(cond)) failf(__LINE__, __VA_ARGS__); \
+    } while (0)
+
+#define EXPECT_EQ_U(got, want, what)                                                    \
+    do {                                                                                \
+        unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want); \
+        if (g_ != w_) failf(__LINE__, "%s = %llu (0x%llx), want %llu (0x%llx)", what, g_, g_, \
+                            w_, w_);                                                    \
+    } while (0)
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "host_tests: out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+/* ---- f16 ---------------------------------------------------------------- */
+
+/* NaN by definition (exponent all ones, mantissa non-zero), not via f16_isnan. */
+static bool is_nan_pattern(unsigned h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0; }
+
+/* The value of a non-NaN fp16 pattern, from the IEEE binary16 definition. */
+static double f16_value(unsigned h)
+{
+    unsigned e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0x1f ? INFINITY : e ? ldexp(1024.0 + m, (int)e - 25) : ldexp((double)m, -24);
+    return (h & 0x8000u) ? -v : v;
+}
+
+static void test_f16_to_float_values(void)
+{
+    begin("f16_to_float_all_patterns");
+    for (unsigned h = 0; h <= 0xffffu; h++) {
+        if (is_nan_pattern(h)) continue;
+        float f = f16_to_float((f16)h);
+        double want = f16_value(h);
+        if ((double)f != want || !signbit(f) != !signbit(want)) {
+            failf(__LINE__, "f16_to_float(0x%04x) = %.9g, want %.9g", h, f, want);
+            break;
+        }
+    }
+    EXPECT(f16_to_float(0x3c00) == 1.0f, "0x3c00 is not 1");
+    EXPECT(f16_to_float(0xc000) == -2.0f, "0xc000 is not -2");
+    EXPECT(f16_to_float(0x7bff) == 65504.0f, "0x7bff is not 65504");
+    EXPECT(f16_to_float(0x0001) == ldexpf(1.0f, -24), "0x0001 is not 2^-24");
+    EXPECT(f16_to_float(0x0400) == ldexpf(1.0f, -14), "0x0400 is not 2^-14");
+    EXPECT(f16_to_float(0x3555) == 0.333251953125f, "0x3555 is not 0.333251953125");
+    EXPECT(isinf(f16_to_float(0x7c00)) && f16_to_float(0x7c00) > 0, "0x7c00 is not +inf");
+    EXPECT(isinf(f16_to_float(0xfc00)) && f16_to_float(0xfc00) < 0, "0xfc00 is not -inf");
+    /* strictly increasing over the positive patterns 0 .. +inf */
+    for (unsigned h = 0; h < 0x7c00u; h++)
+        if (!(f16_to_float((f16)h) < f16_to_float((f16)(h + 1)))) {
+            failf(__LINE__, "f16_to_float not increasing at 0x%04x", h);
+            break;
+        }
+    end();
+}
+
+static void test_f16_round_trip(void)
+{
+    begin("f16_round_trip_all_non_nan");
+    int n = 0;
+    for (unsigned h = 0; h <= 0xffffu; h++) {
+        if (is_nan_pattern(h)) continue;
+        n++;
+        f16 a = f16_from_float(f16_to_float((f16)h));
+        f16 b = f16_from_double((double)f16_to_float((f16)h));
+        if (a != h || b != h) {
+            failf(__LINE__, "0x%04x -> %.9g -> from_float 0x%04x, from_double 0x%04x", h,
+                  f16_to_float((f16)h), a, b);
+            break;
+        }
+    }
+    EXPECT_EQ_U(n, 65536 - 2 * 1023, "non-NaN patterns visited");
+    end();
+}
+
+static void expect_round(int line, double x, unsigned want)
+{
+    f16 a = f16_from_double(x), b = f16_from_float((float)x);
+    if (a != want) failf(line, "f16_from_double(%.17g) = 0x%04x, want 0x%04x", x, a, want);
+    if ((double)(float)x == x && b != want)
+        failf(line, "f16_from_float(%.9g) = 0x%04x, want 0x%04x", x, b, want);
+}
+#define EXPECT_ROUND(x, want) expect_round(__LINE__, (x), (want))
+
+static void test_f16_ties(void)
+{
+    begin("f16_round_nearest_even_ties");
+    EXPECT_ROUND(1.0 + ldexp(1, -11), 0x3c00);      /* tie: down to even 0x3c00 */
+    EXPECT_ROUND(1.0 + 3 * ldexp(1, -11), 0x3c02);  /* tie: up to even 0x3c02   */
+    EXPECT_ROUND(1.0 + 5 * ldexp(1, -11), 0x3c02);  /* tie: down to even 0x3c02 */
+    EXPECT_ROUND(1.0 + ldexp(1, -11) + ldexp(1, -20), 0x3c01); /* just above the tie */
+    EXPECT_ROUND(1.0 + ldexp(1, -11) - ldexp(1, -20), 0x3c00); /* just below the tie */
+    EXPECT_ROUND(-(1.0 + 3 * ldexp(1, -11)), 0xbc02);
+    EXPECT_ROUND(2048.0 + 1.0, 0x6800);             /* 2049: tie between 2048 and 2050 */
+    EXPECT_ROUND(2048.0 + 3.0, 0x6802);             /* 2051 -> 2052 */
+    EXPECT_ROUND(2.0 - ldexp(1, -11), 0x4000);      /* tie 0x3fff/0x4000: to even, carries into the exponent */
+    EXPECT_ROUND(0.1, 0x2e66);
+    EXPECT_ROUND(1.0 / 3.0, 0x3555);
+    /* one rounding from double: 1 + 2^-11 + 2^-40 is above the tie, though a
+     * float would round it to the tie first */
+    f16 h = f16_from_double(1.0 + ldexp(1, -11) + ldexp(1, -40));
+    EXPECT(h == 0x3c01, "f16_from_double(1 + 2^-11 + 2^-40) = 0x%04x, want 0x3c01 (double rounding)", h);
+    end();
+}
+
+static void test_f16_overflow(void)
+{
+    begin("f16_overflow");
+    EXPECT_ROUND(65504.0, 0x7bff);
+    EXPECT_ROUND(65519.0, 0x7bff);
+    EXPECT_ROUND(65519.99, 0x7bff);
+    EXPECT_ROUND(65520.0, 0x7c00); /* half an ulp above the largest: tie to even = inf */
+    EXPECT_ROUND(-65520.0, 0xfc00);
+    EXPECT_ROUND(65536.0, 0x7c00);
+    EXPECT_ROUND(1e10, 0x7c00);
+    EXPECT_ROUND(1e300, 0x7c00);
+    EXPECT_ROUND(-1e300, 0xfc00);
+    EXPECT(f16_from_float(INFINITY) == 0x7c00, "+inf -> 0x%04x", f16_from_float(INFINITY));
+    EXPECT(f16_from_float(-INFINITY) == 0xfc00, "-inf -> 0x%04x", f16_from_float(-INFINITY));
+    end();
+}
+
+static void test_f16_subnormals(void)
+{
+    begin("f16_subnormals");
+    EXPECT_ROUND(ldexp(1, -24), 0x0001);
+    EXPECT_ROUND(ldexp(1, -25), 0x0000);          /* tie between 0 and 2^-24: to even 0 */
+    EXPECT_ROUND(3 * ldexp(1, -25), 0x0002);      /* tie between 1 and 2 units: to 2 */
+    EXPECT_ROUND(5 * ldexp(1, -25), 0x0002);      /* tie between 2 and 3 units: to 2 */
+    EXPECT_ROUND(ldexp(1, -25) + ldexp(1, -40), 0x0001);
+    EXPECT_ROUND(ldexp(1, -26), 0x0000);
+    EXPECT_ROUND(-ldexp(1, -24), 0x8001);
+    EXPECT_ROUND(-ldexp(1, -25), 0x8000);         /* rounds to -0, keeps the sign */
+    EXPECT_ROUND(ldexp(1023, -24), 0x03ff);       /* largest subnormal */
+    EXPECT_ROUND(ldexp(1, -14), 0x0400);          /* smallest normal */
+    EXPECT_ROUND(ldexp(1, -14) - ldexp(1, -25), 0x0400); /* tie 0x3ff/0x400: to even 0x400 */
+    EXPECT_ROUND(ldexp(1, -14) - 3 * ldexp(1, -25), 0x03fe); /* tie 0x3fe/0x3ff: to even */
+    EXPECT_ROUND(1e-30, 0x0000);
+    end();
+}
+
+static void test_f16_signed_zero(void)
+{
+    begin("f16_negative_zero");
+    EXPECT(f16_from_float(-0.0f) == 0x8000, "-0.0f -> 0x%04x, want 0x8000", f16_from_float(-0.0f));
+    EXPECT(f16_from_double(-0.0) == 0x8000, "-0.0 -> 0x%04x, want 0x8000", f16_from_double(-0.0));
+    EXPECT(f16_from_float(0.0f) == 0x0000, "+0.0f -> 0x%04x", f16_from_float(0.0f));
+    float z = f16_to_float(0x8000);
+    EXPECT(z == 0.0f && signbit(z), "0x8000 -> %g (signbit %d), want -0", z, signbit(z) != 0);
+    z = f16_to_float(0x0000);
+    EXPECT(z == 0.0f && !signbit(z), "0x0000 -> %g with sign bit set", z);
+    end();
+}
+
+static void test_f16_isnan(void)
+{
+    begin("f16_isnan");
+    const f16 nans[] = {0x7c01, 0x7e00, 0x7fff, 0xfc01, 0xfe00, 0xffff, 0x7d00};
+    const f16 nums[] = {0x7c00, 0xfc00, 0x7bff, 0xfbff, 0x0000, 0x8000, 0x3c00, 0x03ff, 0x0001};
+    for (size_t i = 0; i < sizeof nans / sizeof nans[0]; i++)
+        EXPECT(f16_isnan(nans[i]), "f16_isnan(0x%04x) is 0", nans[i]);
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        EXPECT(!f16_isnan(nums[i]), "f16_isnan(0x%04x) is non-zero", nums[i]);
+    int count = 0;
+    for (unsigned h = 0; h <= 0xffffu; h++) count += f16_isnan((f16)h) != 0;
+    EXPECT_EQ_U(count, 2 * 1023, "number of NaN patterns");
+    EXPECT(f16_isnan(f16_from_float(NAN)), "f16_from_float(NAN) = 0x%04x, not a NaN",
+           f16_from_float(NAN));
+    EXPECT(f16_isnan(f16_from_double(-NAN)), "f16_from_double(-NAN) is not a NaN");
+    EXPECT(isnan(f16_to_float(0x7e00)) && isnan(f16_to_float(0xffff)),
+           "f16_to_float of a NaN pattern is not NaN");
+    end();
+}
+
+/* ---- cli_parse ---------------------------------------------------------- */
+
+#define MAX_ARGS 16
+
+/* cli_parse on {"vtest", args..., NULL}; err starts non-empty on purpose. */
+static int parse_args(options *o, char *err, size_t errlen, int n, const char *const *args)
+{
+    char *argv[MAX_ARGS + 2];
+    argv[0] = (char *)"vtest";
+    for (int i = 0; i < n; i++) argv[i + 1] = (char *)args[i];
+    argv[n + 1] = NULL;
+    snprintf(err, errlen, "%s", "");
+    memset(o, 0xA5, sizeof *o); /* garbage: cli_parse must set every field */
+    return cli_parse(n + 1, argv, o, err, errlen);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__})
+#define NARGS(...) ((int)(sizeof(ARGS(__VA_ARGS__)) / sizeof(const char *)))
+
+/* Expects -1 and a message holding each of the (up to two) key words. */
+static void expect_cli_error(const char *name, int n, const char *const *args, const char *key1,
+                             const char *key2)
+{
+    begin(name);
+    options o;
+    char err[256];
+    int rc = parse_args(&o, err, sizeof err, n, args);
+    EXPECT(rc == -1, "cli_parse returned %d, want -1 (err '%s')", rc, err);
+    EXPECT(err[0] != '\0', "empty error message");
+    EXPECT(strchr(err, '\n') == NULL, "error message is not one line: '%s'", err);
+    EXPECT(!key1 || strstr(err, key1), "message '%s' does not mention '%s'", err, key1);
+    EXPECT(!key2 || strstr(err, key2), "message '%s' does not mention '%s'", err, key2);
+    end();
+}
+#define CLI_ERROR(name, key1, key2, ...) \
+    expect_cli_error(name, NARGS(__VA_ARGS__), ARGS(__VA_ARGS__), key1, key2)
+
+static void test_cli_defaults(void)
+{
+    begin("cli_defaults");
+    options o;
+    char err[256];
+    int rc = parse_args(&o, err, sizeof err, 0, NULL);
+    EXPECT(rc == 0, "cli_parse() returned %d (%s)", rc, err);
+    EXPECT(o.M == 8192 && o.N == 8192 && o.K == 8192, "sizes %d %d %d, want 8192^3", o.M, o.N, o.K);
+    EXPECT(o.reps == 30, "reps %d, want 30", o.reps);
+    EXPECT(o.warmup == 5, "warmup %d, want 5", o.warmup);
+    EXPECT(o.check == CHECK_BOTH, "check %d, want CHECK_BOTH", (int)o.check);
+    EXPECT(o.seed == 1, "seed %llu, want 1", (unsigned long long)o.seed);
+    EXPECT(o.csv == NULL, "csv not NULL");
+    EXPECT(!o.help, "help set");
+    end();
+}
+
+static void test_cli_sizes(void)
+{
+    begin("cli_three_sizes");
+    options o;
+    char err[256];
+    int rc = parse_args(&o, err, sizeof err, NARGS("7", "13", "2147483640"),
+                        ARGS("7", "13", "2147483640"));
+    EXPECT(rc == 0, "returned %d (%s)", rc, err);
+    EXPECT(o.M == 7 && o.N == 13 && o.K == MAX_SIZE, "sizes %d %d %d, want 7 13 %d", o.M, o.N,
+           o.K, MAX_SIZE);
+    EXPECT(o.reps == 30 && o.warmup == 5 && o.check == CHECK_BOTH && o.seed == 1 && !o.csv &&
+               !o.help,
+           "options other than the sizes changed");
+    /* sizes and options interleaved */
+    rc = parse_args(&o, err, sizeof err, NARGS("--reps", "3", "10", "20", "--seed", "9", "30"),
+                    ARGS("--reps", "3", "10", "20", "--seed", "9", "30"));
+    EXPECT(rc == 0, "interleaved: returned %d (%s)", rc, err);
+    EXPECT(o.M == 10 && o.N == 20 && o.K == 30 && o.reps == 3 && o.seed == 9,
+           "interleaved: got %d %d %d reps %d seed %llu", o.M, o.N, o.K, o.reps,
+           (unsigned long long)o.seed);
+    end();
+}
+
+static void test_cli_errors(void)
+{
+    CLI_ERROR("cli_error_one_size", "three sizes", "got 1", "8");
+    CLI_ERROR("cli_error_two_sizes", "three sizes", "got 2", "8", "8");
+    CLI_ERROR("cli_error_four_sizes", "too many", "'4'", "1", "2", "3", "4");
+    CLI_ERROR("cli_error_non_numeric_abc", "M", "'abc'", "abc", "1", "1");
+    CLI_ERROR("cli_error_non_numeric_12x", "N", "'12x'", "1", "12x", "1");
+    CLI_ERROR("cli_error_non_numeric_1.5", "K", "'1.5'", "1", "1", "1.5");
+    CLI_ERROR("cli_error_empty_size", "M", "whole number", "", "1", "1");
+    CLI_ERROR("cli_error_zero", "M", "at least 1", "0", "1", "1");
+    CLI_ERROR("cli_error_negative", "N", "at least 1", "1", "-3", "1");
+    CLI_ERROR("cli_error_too_large_int", "K", "too large", "1", "1", "2147483648");
+    /* K or N just under INT_MAX would overflow when rounded up to a multiple of 8. */
+    CLI_ERROR("cli_error_too_large_for_padding", "N", "too large", "1", "2147483641", "8");
+    CLI_ERROR("cli_error_huge_negative", "K", "at least 1", "1", "1", "-99999999999999999999");
+    CLI_ERROR("cli_error_too_large_overflow", "M", "too large", "99999999999999999999", "1", "1");
+    CLI_ERROR("cli_error_unknown_option", "unknown option", "--foo", "--foo");
+    CLI_ERROR("cli_error_unknown_option_after_sizes", "unknown option", "--foo", "8", "8", "8",
+              "--foo");
+    CLI_ERROR("cli_error_check_bad_value", "--check", "maybe", "--check", "maybe");
+    CLI_ERROR("cli_error_check_missing_value", "--check", NULL, "--check");
+    CLI_ERROR("cli_error_reps_non_numeric", "--reps", NULL, "--reps", "abc");
+    CLI_ERROR("cli_error_reps_negative", "--reps", NULL, "--reps", "-1");
+    CLI_ERROR("cli_error_reps_missing", "--reps", NULL, "--reps");
+    CLI_ERROR("cli_error_warmup_missing", "--warmup", NULL, "8", "8", "8", "--warmup");
+    CLI_ERROR("cli_error_seed_negative", "--seed", NULL, "--seed", "-2");
+    CLI_ERROR("cli_error_csv_missing", "--csv", NULL, "--csv");
+    CLI_ERROR("cli_error_csv_empty", "--csv", NULL, "8", "8", "8", "--csv", "");
+}
+
+static void test_cli_options(void)
+{
+    begin("cli_valid_options");
+    options o;
+    char err[256];
+    static const struct { const char *arg; check_mode mode; } modes[] = {
+        {"exact", CHECK_EXACT}, {"random", CHECK_RANDOM}, {"none", CHECK_NONE}, {"both", CHECK_BOTH}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        int rc = parse_args(&o, err, sizeof err, 2, ARGS("--check", modes[i].arg));
+        EXPECT(rc == 0 && o.check == modes[i].mode, "--check %s: rc %d, check %d, want %d",
+               modes[i].arg, rc, (int)o.check, (int)modes[i].mode);
+    }
+    int rc = parse_args(&o, err, sizeof err, 2, ARGS("--reps", "0"));
+    EXPECT(rc == 0 && o.reps == 0, "--reps 0: rc %d reps %d", rc, o.reps);
+    EXPECT(o.warmup == 5, "--reps changed warmup to %d", o.warmup);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--warmup", "0"));
+    EXPECT(rc == 0 && o.warmup == 0 && o.reps == 30, "--warmup 0: rc %d warmup %d reps %d", rc,
+           o.warmup, o.reps);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--seed", "42"));
+    EXPECT(rc == 0 && o.seed == 42, "--seed 42: rc %d seed %llu", rc, (unsigned long long)o.seed);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--csv", "f.csv"));
+    EXPECT(rc == 0 && o.csv && !strcmp(o.csv, "f.csv"), "--csv f.csv: rc %d csv %s", rc,
+           o.csv ? o.csv : "(null)");
+    rc = parse_args(&o, err, sizeof err, 1, ARGS("--help"));
+    EXPECT(rc == 0 && o.help, "--help: rc %d help %d", rc, (int)o.help);
+    rc = parse_args(&o, err, sizeof err, 1, ARGS("-h"));
+    EXPECT(rc == 0 && o.help, "-h: rc %d help %d", rc, (int)o.help);
+    rc = parse_args(&o, err, sizeof err, 0, NULL);
+    EXPECT(rc == 0 && !o.help, "no --help but help set");
+    end();
+}
+
+/* ---- stage_plan_make ---------------------------------------------------- */
+
+#define AL ((const void *)0x1000)
+
+static void test_stage_plan(void)
+{
+    stage_plan p;
+
+    begin("stage_plan_aligned_nothing_staged");
+    p = stage_plan_make(AL, AL, AL, 64, 128, 256);
+    EXPECT(!p.stage_a && !p.stage_b && !p.stage_c, "staged %d %d %d", p.stage_a, p.stage_b,
+           p.stage_c);
+    EXPECT_EQ_U(p.kp, 256, "kp");
+    EXPECT_EQ_U(p.ldc, 128, "ldc");
+    EXPECT(p.bytes_a == 0 && p.bytes_b == 0 && p.bytes_c == 0, "bytes %zu %zu %zu", p.bytes_a,
+           p.bytes_b, p.bytes_c);
+    end();
+
+    begin("stage_plan_k5_stages_a_and_b");
+    p = stage_plan_make(AL, AL, AL, 10, 24, 5);
+    EXPECT(p.stage_a && p.stage_b && !p.stage_c, "staged %d %d %d, want 1 1 0", p.stage_a,
+           p.stage_b, p.stage_c);
+    EXPECT_EQ_U(p.kp, 8, "kp");
+    EXPECT_EQ_U(p.ldc, 24, "ldc");
+    EXPECT_EQ_U(p.bytes_a, 10 * 8 * 2, "bytes_a");
+    EXPECT_EQ_U(p.bytes_b, 24 * 8 * 2, "bytes_b");
+    EXPECT_EQ_U(p.bytes_c, 0, "bytes_c");
+    end();
+
+    begin("stage_plan_n13_stages_c");
+    p = stage_plan_make(AL, AL, AL, 10, 13, 64);
+    EXPECT(!p.stage_a && !p.stage_b && p.stage_c, "staged %d %d %d, want 0 0 1", p.stage_a,
+           p.stage_b, p.stage_c);
+    EXPECT_EQ_U(p.kp, 64, "kp");
+    EXPECT_EQ_U(p.ldc, 16, "ldc");
+    EXPECT_EQ_U(p.bytes_c, 10 * 16 * 2, "bytes_c");
+    EXPECT(p.bytes_a == 0 && p.bytes_b == 0, "bytes_a %zu bytes_b %zu", p.bytes_a, p.bytes_b);
+    end();
+
+    begin("stage_plan_misaligned_pointers");
+    p = stage_plan_make((const void *)0x1002, AL, AL, 16, 16, 16);
+    EXPECT(p.stage_a && !p.stage_b && !p.stage_c, "A at 0x1002: staged %d %d %d, want 1 0 0",
+           p.stage_a, p.stage_b, p.stage_c);
+    EXPECT_EQ_U(p.kp, 16, "kp");
+    EXPECT_EQ_U(p.bytes_a, 16 * 16 * 2, "bytes_a");
+    EXPECT(p.bytes_b == 0 && p.bytes_c == 0, "bytes_b %zu bytes_c %zu", p.bytes_b, p.bytes_c);
+    p = stage_plan_make(AL, (const void *)0x1008, AL, 16, 16, 16);
+    EXPECT(!p.stage_a && p.stage_b && !p.stage_c, "B at 0x1008: staged %d %d %d, want 0 1 0",
+           p.stage_a, p.stage_b, p.stage_c);
+    p = stage_plan_make(AL, AL, (const void *)0x100e, 16, 16, 16);
+    EXPECT(!p.stage_a && !p.stage_b && p.stage_c, "C at 0x100e: staged %d %d %d, want 0 0 1",
+           p.stage_a, p.stage_b, p.stage_c);
+    EXPECT_EQ_U(p.ldc, 16, "ldc (C misaligned, N aligned)");
+    EXPECT_EQ_U(p.bytes_c, 16 * 16 * 2, "bytes_c");
+    end();
+
+    begin("stage_plan_1x1x1");
+    p = stage_plan_make(AL, AL, AL, 1, 1, 1);
+    EXPECT(p.stage_a && p.stage_b && p.stage_c, "staged %d %d %d, want 1 1 1", p.stage_a,
+           p.stage_b, p.stage_c);
+    EXPECT_EQ_U(p.kp, 8, "kp");
+    EXPECT_EQ_U(p.ldc, 8, "ldc");
+    EXPECT(p.bytes_a == 16 && p.bytes_b == 16 && p.bytes_c == 16, "bytes %zu %zu %zu, want 16",
+           p.bytes_a, p.bytes_b, p.bytes_c);
+    end();
+
+    begin("stage_plan_large_64bit_sizes");
+    p = stage_plan_make(AL, AL, AL, 100000, 7, 100001);
+    EXPECT(p.stage_a && p.stage_b && p.stage_c, "staged %d %d %d", p.stage_a, p.stage_b,
+           p.stage_c);
+    EXPECT_EQ_U(p.kp, 100008, "kp");
+    EXPECT_EQ_U(p.ldc, 8, "ldc");
+    EXPECT_EQ_U(p.bytes_a, 100000ull * 100008 * 2, "bytes_a");
+    EXPECT_EQ_U(p.bytes_b, 7ull * 100008 * 2, "bytes_b");
+    EXPECT_EQ_U(p.bytes_c, 100000ull * 8 * 2, "bytes_c");
+    end();
+}
+
+/* ---- tmap_desc ---------------------------------------------------------- */
+
+static void expect_tmap_reject(const char *name, const void *base, int rows, int cols, int ld,
+                               int box_rows, int box_cols, CUtensorMapSwizzle sw, const char *key)
+{
+    begin(name);
+    tmap_desc d = tmap_desc_make(base, rows, cols, ld, box_rows, box_cols, sw);
+    const char *why = tmap_desc_check(&d);
+    EXPECT(why != NULL, "accepted");
+    EXPECT(!why || why[0] != '\0', "empty reason");
+    EXPECT(!why || !key || strstr(why, key), "reason '%s' does not mention '%s'", why ? why : "",
+           key);
+    end();
+}
+
+static void test_tmap(void)
+{
+    begin("tmap_desc_8192_128x64_swizzle128");
+    tmap_desc d = tmap_desc_make(AL, 8192, 8192, 8192, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    EXPECT(d.base == AL, "base %p", d.base);
+    EXPECT(d.dim[0] == 8192 && d.dim[1] == 8192, "dim %llu %llu", (unsigned long long)d.dim[0],
+           (unsigned long long)d.dim[1]);
+    EXPECT_EQ_U(d.stride_row, 8192 * 2, "stride_row");
+    EXPECT(d.box[0] == 64 && d.box[1] == 128, "box {%u, %u}, want {64, 128}", d.box[0], d.box[1]);
+    EXPECT(d.swizzle == CU_TENSOR_MAP_SWIZZLE_128B, "swizzle %d", (int)d.swizzle);
+    const char *why = tmap_desc_check(&d);
+    EXPECT(why == NULL, "rejected: %s", why);
+    end();
+
+    begin("tmap_desc_non_square_order");
+    d = tmap_desc_make(AL, 300, 200, 208, 64, 32, CU_TENSOR_MAP_SWIZZLE_64B);
+    EXPECT(d.dim[0] == 200 && d.dim[1] == 300, "dim {%llu, %llu}, want {cols 200, rows 300}",
+           (unsigned long long)d.dim[0], (unsigned long long)d.dim[1]);
+    EXPECT_EQ_U(d.stride_row, 208 * 2, "stride_row");
+    EXPECT(d.box[0] == 32 && d.box[1] == 64, "box {%u, %u}, want {32, 64}", d.box[0], d.box[1]);
+    why = tmap_desc_check(&d);
+    EXPECT(why == NULL, "rejected: %s", why);
+    /* 256-byte box rows are fine without swizzle, as is the largest box */
+    d = tmap_desc_make(AL, 1000, 1000, 1000, 256, 128, CU_TENSOR_MAP_SWIZZLE_NONE);
+    why = tmap_desc_check(&d);
+    EXPECT(why == NULL, "256x128 box, no swizzle, rejected: %s", why);
+    /* large: stride of 2^31 bytes, rows 2^20 */
+    d = tmap_desc_make(AL, 1 << 20, 64, 1 << 30, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    EXPECT_EQ_U(d.stride_row, 1ull << 31, "stride_row of ld 2^30 (64-bit)");
+    why = tmap_desc_check(&d);
+    EXPECT(why == NULL, "ld 2^30 rejected: %s", why);
+    end();
+
+    expect_tmap_reject("tmap_reject_misaligned_base", (const void *)0x1008, 64, 64, 64, 64, 64,
+                       CU_TENSOR_MAP_SWIZZLE_128B, "align");
+    expect_tmap_reject("tmap_reject_row_stride_not_16B", AL, 64, 5, 5, 64, 8,
+                       CU_TENSOR_MAP_SWIZZLE_NONE, "stride");
+    expect_tmap_reject("tmap_reject_box_wider_than_swizzle", AL, 256, 256, 256, 64, 128,
+                       CU_TENSOR_MAP_SWIZZLE_128B, "swizzle");
+    expect_tmap_reject("tmap_reject_box_wider_than_swizzle_64B", AL, 256, 256, 256, 64, 64,
+                       CU_TENSOR_MAP_SWIZZLE_64B, "swizzle");
+    expect_tmap_reject("tmap_reject_box_rows_over_256", AL, 1024, 1024, 1024, 257, 64,
+                       CU_TENSOR_MAP_SWIZZLE_128B, "box");
+    expect_tmap_reject("tmap_reject_box_cols_over_256", AL, 1024, 1024, 1024, 64, 264,
+                       CU_TENSOR_MAP_SWIZZLE_NONE, "box");
+    expect_tmap_reject("tmap_reject_box_row_under_16B", AL, 64, 64, 64, 64, 4,
+                       CU_TENSOR_MAP_SWIZZLE_NONE, "16");
+    expect_tmap_reject("tmap_reject_ld_shorter_than_row", AL, 64, 128, 64, 64, 64,
+                       CU_TENSOR_MAP_SWIZZLE_128B, "shorter");
+    expect_tmap_reject("tmap_reject_zero_rows", AL, 0, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B,
+                       "zero");
+    expect_tmap_reject("tmap_reject_zero_cols", AL, 64, 0, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B,
+                       "zero");
+    expect_tmap_reject("tmap_reject_zero_box", AL, 64, 64, 64, 0, 64, CU_TENSOR_MAP_SWIZZLE_128B,
+                       "box");
+}
+
+/* ---- tile_order.h: fast_divmod and the swizzled tile order ------------- */
+
+static bool divmod_ok(uint32_t d, uint32_t n, uint32_t *q, uint32_t *r)
+{
+    fast_divmod f = fast_divmod_make(d);
+    fast_divmod_do(f, n, q, r);
+    return *q == n / d && *r == n % d;
+}
+
+static void test_fast_divmod(void)
+{
+    begin("fast_divmod");
+    uint32_t q = 0, r = 0;
+    const uint32_t big[] = {3, 5, 6, 7, 11, 127, 129, 641, 1000, 6700417, 65535, 65537,
+                            (1u << 30) - 1, (1u << 30) + 1, (1u << 31) - 1, 1u << 30,
+                            (1u << 16) + 3, 2147483629u /* a prime near 2^31 */};
+    uint64_t s = 12345;
+    /* every d up to 4100 against many n, then large d */
+    for (uint32_t d = 1; d <= 4100 && !cur_failed; d++) {
+        const uint32_t ns[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, 12345, 0x7fffffffu,
+                               0x7ffffffeu, 0x7fffffffu - d, (0x7fffffffu / d) * d,
+                               (0x7fffffffu / d) * d - 1};
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            if (!divmod_ok(d, ns[i], &q, &r))
+                failf(__LINE__, "%u / %u: got q %u r %u, want %u %u", ns[i], d, q, r, ns[i] / d,
+                      ns[i] % d);
+        for (int i = 0; i < 200; i++) {
+            uint32_t n = (uint32_t)(rng_next(&s) >> 33); /* < 2^31 */
+            if (!divmod_ok(d, n, &q, &r))
+                failf(__LINE__, "%u / %u: got q %u r %u, want %u %u", n, d, q, r, n / d, n % d);
+        }
+    }
+    for (size_t k = 0; k < sizeof big / sizeof big[0]; k++) {
+        const uint32_t d = big[k];
+        for (int i = 0; i < 20000; i++) {
+            uint32_t n = i < 4 ? 0x7fffffffu - (uint32_t)i : (uint32_t)(rng_next(&s) >> 33);
+            if (i >= 4 && i < 8) n = d * (0x7fffffffu / d) - (uint32_t)(i - 5); /* around a multiple */
+            if (!divmod_ok(d, n, &q, &r)) {
+                failf(__LINE__, "%u / %u: got q %u r %u, want %u %u", n, d, q, r, n / d, n % d);
+                break;
+            }
+        }
+    }
+    end();
+}
+
+/* Checks tile_map_coord over the whole grid: a bijection onto
+ * [0, m_blocks) x [0, n_blocks) in the documented order. */
+static void check_tile_map(int mb, int nb, int sw)
+{
+    tile_map t = tile_map_make(mb, nb, sw);
+    const int w = sw < nb ? sw : nb; /* effective group width */
+    unsigned char *seen = calloc((size_t)mb * (size_t)nb, 1);
+    if (!seen) {
+        failf(__LINE__, "out of memory");
+        return;
+    }
+    int linear = 0;
+    /* Expected order: groups of w columns left to right; inside a group, row-major. */
+    for (int g0 = 0; g0 < nb && !cur_failed; g0 += w) {
+        const int gw = nb - g0 < w ? nb - g0 : w;
+        for (int m = 0; m < mb && !cur_failed; m++)
+            for (int c = 0; c < gw; c++, linear++) {
+                int om = -1, on = -1;
+                tile_map_coord(&t, linear, &om, &on);
+                if (om != m || on != g0 + c) {
+                    failf(__LINE__, "grid %dx%d swizzle %d: tile %d -> (%d, %d), want (%d, %d)",
+                          mb, nb, sw, linear, om, on, m, g0 + c);
+                    break;
+                }
+                if (om >= 0 && om < mb && on >= 0 && on < nb) {
+                    if (seen[(size_t)om * (size_t)nb + (size_t)on]++)
+                        failf(__LINE__, "grid %dx%d swizzle %d: (%d, %d) twice", mb, nb, sw, om, on);
+                }
+            }
+    }
+    if (!cur_failed && linear != mb * nb)
+        failf(__LINE__, "grid %dx%d: visited %d tiles", mb, nb, linear);
+    free(seen);
+}
+
+static void test_tile_map(void)
+{
+    begin("tile_map_order");
+    static const int cases[][3] = {
+        {1, 1, 1}, {1, 1, 8}, {5, 7, 1}, {5, 7, 2}, {5, 7, 3}, {5, 7, 7}, {5, 7, 8}, {5, 7, 100},
+        {16, 16, 4}, {17, 33, 8}, {64, 64, 8}, {1, 100, 8}, {100, 1, 8}, {33, 129, 16},
+        {132, 66, 8}, {3, 1000, 7}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !cur_failed; i++)
+        check_tile_map(cases[i][0], cases[i][1], cases[i][2]);
+    tile_map t = tile_map_make(5, 7, 100);
+    EXPECT(t.swizzle == 7, "swizzle 100 on 7 columns kept as %d, want 7", t.swizzle);
+    end();
+
+    begin("tile_map_large_grid");
+    /* m_blocks * n_blocks just below 2^31: the last tiles land where they should */
+    const int mb = 65536, nb = 32767, sw = 8;
+    t = tile_map_make(mb, nb, sw);
+    const int total = mb * nb; /* 2^31 - 2^16 */
+    int m = -1, n = -1;
+    tile_map_coord(&t, total - 1, &m, &n);
+    EXPECT(m == mb - 1 && n == nb - 1, "last tile -> (%d, %d), want (%d, %d)", m, n, mb - 1, nb - 1);
+    /* last group is 32767 % 8 = 7 wide and starts at column 32760 */
+    const int last0 = (nb / sw) * sw * mb;
+    tile_map_coord(&t, last0, &m, &n);
+    EXPECT(m == 0 && n == 32760, "first tile of the last group -> (%d, %d), want (0, 32760)", m, n);
+    tile_map_coord(&t, last0 + 7, &m, &n);
+    EXPECT(m == 1 && n == 32760, "tile %d -> (%d, %d), want (1, 32760)", last0 + 7, m, n);
+    tile_map_coord(&t, last0 - 1, &m, &n);
+    EXPECT(m == mb - 1 && n == 32759, "last tile of a full group -> (%d, %d), want (%d, 32759)", m,
+           n, mb - 1);
+    tile_map_coord(&t, 8 * mb + 9, &m, &n);
+    EXPECT(m == 1 && n == 9, "tile 8*mb+9 -> (%d, %d), want (1, 9)", m, n);
+    end();
+}
+
+/* ---- verify: fills ------------------------------------------------------ */
+
+#define NDRAW 10000
+
+static void test_fill_exact(void)
+{
+    begin("fill_exact_values");
+    f16 *x = xmalloc(NDRAW * sizeof(f16)), *y = xmalloc(NDRAW * sizeof(f16));
+    int seen[5] = {0};
+    fill_exact(x, NDRAW, 7);
+    for (int i = 0; i < NDRAW; i++) {
+        float v = f16_to_float(x[i]);
+        if (!(v == -2 || v == -1 || v == 0 || v == 1 || v == 2)) {
+            failf(__LINE__, "x[%d] = %g (0x%04x), not in {-2..2}", i, v, x[i]);
+            break;
+        }
+        seen[(int)v + 2]++;
+        if (x[i] == 0x8000) failf(__LINE__, "x[%d] is -0", i);
+    }
+    for (int k = 0; k < 5; k++)
+        EXPECT(seen[k] > NDRAW / 5 / 2, "value %d drawn %d times of %d", k - 2, seen[k], NDRAW);
+    fill_exact(y, NDRAW, 7);
+    EXPECT(!memcmp(x, y, NDRAW * sizeof(f16)), "same seed, different data");
+    fill_exact(y, NDRAW, 8);
+    int same = 0;
+    for (int i = 0; i < NDRAW; i++) same += x[i] == y[i];
+    EXPECT(same < NDRAW / 2, "seeds 7 and 8 agree on %d of %d", same, NDRAW);
+    free(x);
+    free(y);
+    end();
+}
+
+static void test_fill_random(void)
+{
+    begin("fill_random_values");
+    f16 *x = xmalloc(NDRAW * sizeof(f16)), *y = xmalloc(NDRAW * sizeof(f16));
+    fill_random(x, NDRAW, 3);
+    int integers = 0, distinct_from_first = 0;
+    double lo = 2, hi = -2, sum = 0;
+    for (int i = 0; i < NDRAW; i++) {
+        float v = f16_to_float(x[i]);
+        if (!(v > -1.0f && v < 1.0f))
+            failf(__LINE__, "x[%d] = %.9g (0x%04x), not in the open interval (-1, 1)", i, v, x[i]);
+        integers += v == floorf(v);
+        /* verify.h: non-zero multiples of 2^-10 */
+        if (v == 0 || ldexpf(v, 10) != floorf(ldexpf(v, 10)))
+            failf(__LINE__, "x[%d] = %.9g (0x%04x), not a non-zero multiple of 2^-10", i, v, x[i]);
+        distinct_from_first += x[i] != x[0];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        sum += v;
+    }
+    EXPECT(integers < NDRAW / 100, "%d of %d values are integers", integers, NDRAW);
+    EXPECT(distinct_from_first > 0, "all values equal");
+    EXPECT(lo < -0.99 && hi > 0.99, "range [%g, %g] does not span (-1, 1)", lo, hi);
+    EXPECT(fabs(sum / NDRAW) < 0.03, "mean %g, not near 0", sum / NDRAW);
+    fill_random(y, NDRAW, 3);
+    EXPECT(!memcmp(x, y, NDRAW * sizeof(f16)), "same seed, different data");
+    fill_random(y, NDRAW, 4);
+    int same = 0;
+    for (int i = 0; i < NDRAW; i++) same += x[i] == y[i];
+    EXPECT(same < NDRAW / 20, "seeds 3 and 4 agree on %d of %d", same, NDRAW);
+    free(x);
+    free(y);
+    end();
+}
+
+/* ---- verify: element-wise checks ---------------------------------------- */
+
+static void test_check_bitwise(void)
+{
+    enum { M = 13, N = 17 };
+    f16 want[M * N], got[M * N];
+    fill_random(want, M * N, 5);
+
+    begin("check_bitwise_identical");
+    memcpy(got, want, sizeof got);
+    check_result r = check_bitwise(got, want, M, N, "test");
+    EXPECT(r.bad == 0, "bad %zu", r.bad);
+    EXPECT_EQ_U(r.checked, M * N, "checked");
+    EXPECT(r.max_abs_err == 0, "max_abs_err %g", r.max_abs_err);
+    end();
+
+    begin("check_bitwise_one_flipped_bit");
+    memcpy(got, want, sizeof got);
+    got[6 * N + 11] ^= 0x0001; /* lowest mantissa bit: one ulp */
+    r = check_bitwise(got, want, M, N, "test (1 mismatch expected)");
+    EXPECT(r.bad == 1, "bad %zu, want 1", r.bad);
+    EXPECT(r.max_abs_err > 0, "max_abs_err %g", r.max_abs_err);
+    memcpy(got, want, sizeof got);
+    got[M * N - 1] ^= 0x8000; /* sign bit of the last element */
+    r = check_bitwise(got, want, M, N, "test (1 mismatch expected)");
+    EXPECT(r.bad == 1, "sign flip of the last element: bad %zu, want 1", r.bad);
+    end();
+
+    begin("check_bitwise_nan");
+    const f16 nans[] = {0x7e00, 0xffff};
+    for (int k = 0; k < 2; k++) {
+        memcpy(got, want, sizeof got);
+        got[3] = nans[k];
+        r = check_bitwise(got, want, M, N, "test (NaN expected)");
+        EXPECT(r.bad >= 1, "NaN 0x%04x: bad %zu", nans[k], r.bad);
+        EXPECT(isinf(r.max_abs_err), "NaN 0x%04x: max_abs_err %g, want inf", nans[k],
+               r.max_abs_err);
+    }
+    end();
+}
+
+/* verify.h: |got - want| <= 2^-9 |want| + 2^CLOSE_ATOL_LOG2 sqrt(K). */
+#define CLOSE_ATOL_LOG2 (-8)
+
+static double close_tol(double want, int K)
+{
+    return ldexp(fabs(want), -9) + ldexp(sqrt((double)K), CLOSE_ATOL_LOG2);
+}
+
+/* The last fp16 pattern above `want` (stepping away from zero on the positive
+ * side) that the documented tolerance still accepts. */
+static f16 close_edge(f16 want, int K)
+{
+    const double w = f16_to_float(want), tol = close_tol(w, K);
+    f16 h = want;
+    while (h < 0x7bff && f16_to_float((f16)(h + 1)) - w <= tol) h++;
+    return h;
+}
+
+static void test_check_close(void)
+{
+    enum { N = 8 };
+    /* Values where 1% is well above the tolerance at K = 1 (checked below). */
+    const double vals[N] = {1.0, -3.5, 10.0, 1000.0, 2.5, -65472.0, 1.5, 30000.0};
+    f16 want[N], got[N];
+    for (int i = 0; i < N; i++) want[i] = f16_from_double(vals[i]);
+
+    begin("check_close_one_ulp_passes");
+    for (int i = 0; i < N; i++) got[i] = (f16)(want[i] + 1); /* one ulp away from zero */
+    check_result r = check_close(got, want, 1, N, 1, "test");
+    EXPECT(r.bad == 0, "+1 ulp: bad %zu", r.bad);
+    EXPECT_EQ_U(r.checked, N, "checked");
+    for (int i = 0; i < N; i++) got[i] = (f16)(want[i] - 1); /* one ulp toward zero */
+    r = check_close(got, want, 1, N, 1, "test");
+    EXPECT(r.bad == 0, "-1 ulp: bad %zu", r.bad);
+    memcpy(got, want, sizeof got);
+    r = check_close(got, want, 1, N, 1, "test");
+    EXPECT(r.bad == 0 && r.max_abs_err == 0, "equal: bad %zu max_abs_err %g", r.bad, r.max_abs_err);
+    end();
+
+    begin("check_close_one_percent_fails");
+    for (int i = 0; i < N; i++) {
+        got[i] = f16_from_double(1.01 * f16_to_float(want[i]));
+        double d = fabs(f16_to_float(got[i]) - f16_to_float(want[i]));
+        if (!isinf(d) && !(d > 1.2 * close_tol(f16_to_float(want[i]), 1)))
+            failf(__LINE__, "test data: 1%% of %g is within the tolerance", vals[i]);
+    }
+    r = check_close(got, want, 1, N, 1, "test (8 mismatches expected)");
+    EXPECT(r.bad == N, "bad %zu, want %d", r.bad, N); /* 1.01 * -65472 is -inf: fails too */
+    for (int i = 0; i < N; i++) got[i] = f16_from_double(0.99 * f16_to_float(want[i]));
+    r = check_close(got, want, 1, N, 1, "test (8 mismatches expected)");
+    EXPECT(r.bad == N, "0.99: bad %zu, want %d", r.bad, N);
+    end();
+
+    begin("check_close_nan_fails");
+    memcpy(got, want, sizeof got);
+    got[2] = 0x7e00;
+    r = check_close(got, want, 1, N, 1, "test (NaN expected)");
+    EXPECT(r.bad == 1, "bad %zu, want 1", r.bad);
+    EXPECT(isinf(r.max_abs_err), "max_abs_err %g, want inf", r.max_abs_err);
+    memcpy(got, want, sizeof got);
+    got[7] = 0xffff;
+    r = check_close(got, want, 1, N, 1 << 30, "test (NaN expected)");
+    EXPECT(r.bad == 1, "NaN with a huge K: bad %zu, want 1", r.bad);
+    end();
+
+    /* The pass/fail edge sits exactly where verify.h puts it, and moves out as K grows. */
+    begin("check_close_tolerance_edge_grows_with_k");
+    const f16 ws[] = {0x3c00 /* 1 */, 0x0000 /* 0 */, 0x5640 /* 100 */, 0x3400 /* 0.25 */};
+    const int ks[] = {1, 15, 16, 64, 4096, 1 << 20};
+    for (size_t a = 0; a < sizeof ws / sizeof ws[0]; a++) {
+        f16 prev_edge = 0;
+        for (size_t b = 0; b < sizeof ks / sizeof ks[0]; b++) {
+            const f16 w = ws[a], edge = close_edge(w, ks[b]), out = (f16)(edge + 1);
+            r = check_close(&edge, &w, 1, 1, ks[b], "test");
+            EXPECT(r.bad == 0, "want %g K %d: %g (at the tolerance) failed", f16_to_float(w),
+                   ks[b], f16_to_float(edge));
+            if (edge < 0x7bff) {
+                r = check_close(&out, &w, 1, 1, ks[b], "test (1 mismatch expected)");
+                EXPECT(r.bad == 1, "want %g K %d: %g (beyond the tolerance) passed",
+                       f16_to_float(w), ks[b], f16_to_float(out));
+            }
+            EXPECT(b == 0 || edge >= prev_edge, "want %g: tolerance shrank from K %d to %d",
+                   f16_to_float(w), ks[b - (b > 0)], ks[b]);
+            prev_edge = edge;
+        }
+        EXPECT(close_edge(ws[a], 1 << 20) > close_edge(ws[a], 1),
+               "want %g: tolerance does not grow with K", f16_to_float(ws[a]));
+    }
+    end();
+}
+
+/* ---- verify: sample_indices --------------------------------------------- */
+
+static bool contains(const int *v, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x) return true;
+    return false;
+}
+
+static void test_sample_indices(void)
+{
+    enum { PAD = 32, SENTINEL = -12345 };
+    int buf[256 + PAD];
+
+    begin("sample_indices_small_n_all");
+    for (int i = 0; i < 256 + PAD; i++) buf[i] = SENTINEL;
+    int c = sample_indices(10, 128, 1, buf);
+    EXPECT(c == 10, "count %d, want 10", c);
+    for (int i = 0; i < 10 && i < c; i++) EXPECT(buf[i] == i, "out[%d] = %d", i, buf[i]);
+    c = sample_indices(128, 128, 1, buf);
+    EXPECT(c == 128, "n = max = 128: count %d", c);
+    for (int i = 0; i < c; i++) EXPECT(buf[i] == i, "n = max: out[%d] = %d", i, buf[i]);
+    c = sample_indices(1, 2, 1, buf);
+    EXPECT(c == 1 && buf[0] == 0, "n = 1: count %d out[0] %d", c, buf[0]);
+    end();
+
+    static const struct { int n, max; } cases[] = {
+        {100000, 128}, {8192, 128}, {129, 128}, {300, 128}, {1000, 15}, {1000, 5}, {1000, 2}, {1 << 30, 64}};
+    begin("sample_indices_large_n");
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        const int n = cases[t].n, max = cases[t].max;
+        for (int i = 0; i < 256 + PAD; i++) buf[i] = SENTINEL;
+        c = sample_indices(n, max, 99, buf);
+        EXPECT(c >= 1 && c <= max, "n %d max %d: count %d", n, max, c);
+        for (int i = max; i < max + PAD; i++)
+            EXPECT(buf[i] == SENTINEL, "n %d max %d: wrote out[%d] beyond max", n, max, i);
+        for (int i = 0; i < c; i++) {
+            EXPECT(buf[i] >= 0 && buf[i] < n, "n %d: out[%d] = %d out of range", n, i, buf[i]);
+            EXPECT(i == 0 || buf[i] > buf[i - 1], "n %d: out[%d..%d] = %d, %d not sorted unique",
+                   n, i - 1, i, i ? buf[i - 1] : 0, buf[i]);
+        }
+        /* The first and last index are sampled whatever the budget. */
+        EXPECT(contains(buf, c, 0) && (max < 2 || contains(buf, c, n - 1)),
+               "n %d max %d: first or last index not sampled", n, max);
+        if (max >= 64) {
+            const int need[] = {0, 1, 63, 64, 127, 128, n / 2, n - 64, n - 2, n - 1};
+            for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
+                EXPECT(contains(buf, c, need[k]), "n %d max %d: %d not sampled", n, max, need[k]);
+            if (n >= 4 * max) EXPECT(c > max / 2, "n %d max %d: only %d indices", n, max, c);
+        }
+    }
+    int again[128];
+    c = sample_indices(100000, 128, 99, buf);
+    int c2 = sample_indices(100000, 128, 99, again);
+    EXPECT(c == c2 && !memcmp(buf, again, (size_t)c * sizeof(int)), "not deterministic per seed");
+    end();
+}
+
+/* ---- verify: check_reference -------------------------------------------- */
+
+/* C = A * B^T in fp64, each element rounded once to fp16. */
+static void reference(f16 *C, const f16 *A, const f16 *B, int M, int N, int K)
+{
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < K; k++)
+                s += (double)f16_to_float(A[i * K + k]) * (double)f16_to_float(B[j * K + k]);
+            C[i * N + j] = f16_from_double(s);
+        }
+}
+
+static void test_check_reference(void)
+{
+    enum { M = 37, N = 29, K = 45 };
+    f16 A[M * K], B[N * K], C[M * N], C2[M * N];
+    int rows[M], cols[N];
+    for (int i = 0; i < M; i++) rows[i] = i;
+    for (int j = 0; j < N; j++) cols[j] = j;
+
+    fill_exact(A, M * K, 1);
+    fill_exact(B, N * K, 2);
+    reference(C, A, B, M, N, K);
+
+    begin("check_reference_exact_pass");
+    check_result r = check_reference(C, A, B, M, N, K, rows, M, cols, N, true, "test");
+    EXPECT(r.bad == 0, "bad %zu", r.bad);
+    EXPECT_EQ_U(r.checked, M * N, "checked");
+    EXPECT(r.rel_err == 0, "rel_err %g, want 0", r.rel_err);
+    end();
+
+    begin("check_reference_exact_one_ulp_fails");
+    /* one ulp on a large element (ulp >= 2^-6) and on a zero (ulp 2^-24) */
+    int big = -1, zero = -1;
+    for (int i = 0; i < M * N; i++) {
+        const float v = fabsf(f16_to_float(C[i]));
+        if (big < 0 && v >= 16) big = i;
+        if (zero < 0 && v == 0) zero = i;
+    }
+    EXPECT(big >= 0 && zero >= 0, "test data has no element >= 16 or no zero");
+    if (big >= 0 && zero >= 0) {
+        memcpy(C2, C, sizeof C);
+        C2[big] = (f16)(C2[big] + 1);
+        r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, true, "test (1 mismatch expected)");
+        EXPECT(r.bad == 1, "C[%d] = %g one ulp off: bad %zu, want 1", big, f16_to_float(C[big]),
+               r.bad);
+        memcpy(C2, C, sizeof C);
+        C2[zero] = 0x0001;
+        r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, true, "test (1 mismatch expected)");
+        EXPECT(r.bad == 1, "C[%d] = 0 -> 2^-24: bad %zu, want 1", zero, r.bad);
+        C2[zero] = 0x8000; /* -0 is not the rounding of the reference +0 */
+        r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, true, "test (1 mismatch expected)");
+        EXPECT(r.bad == 1, "C[%d] = 0 -> -0: bad %zu, want 1", zero, r.bad);
+    }
+    memcpy(C2, C, sizeof C);
+    C2[20 * N + 7] = (f16)(C2[20 * N + 7] + 1);
+    /* a subset of rows and columns sees only its own elements */
+    const int sr[] = {0, 20, 36}, sc[] = {0, 28};
+    r = check_reference(C2, A, B, M, N, K, sr, 3, sc, 2, true, "test");
+    EXPECT(r.bad == 0 && r.checked == 6, "subset without the bad element: bad %zu checked %zu",
+           r.bad, r.checked);
+    const int sc2[] = {7};
+    r = check_reference(C2, A, B, M, N, K, sr, 3, sc2, 1, true, "test (1 mismatch expected)");
+    EXPECT(r.bad == 1 && r.checked == 3, "subset with the bad element: bad %zu checked %zu", r.bad,
+           r.checked);
+    end();
+
+    fill_random(A, M * K, 1);
+    fill_random(B, N * K, 2);
+    reference(C, A, B, M, N, K);
+
+    begin("check_reference_random_pass");
+    r = check_reference(C, A, B, M, N, K, rows, M, cols, N, false, "test");
+    EXPECT(r.bad == 0, "bad %zu", r.bad);
+    EXPECT(r.rel_err > 0 && r.rel_err < 1e-3, "rel_err %g, want in (0, 1e-3)", r.rel_err);
+    end();
+
+    begin("check_reference_random_scaled_fails");
+    for (int i = 0; i < M * N; i++) C2[i] = f16_from_double(1.01 * f16_to_float(C[i]));
+    r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, false, "test (failure expected)");
+    EXPECT(r.bad >= 1, "C * 1.01 passed (rel_err %g)", r.rel_err);
+    EXPECT(r.rel_err > 5e-3 && r.rel_err < 2e-2, "rel_err %g, want about 1e-2", r.rel_err);
+    end();
+
+    begin("check_reference_random_nan_fails");
+    memcpy(C2, C, sizeof C);
+    C2[5 * N + 5] = 0x7e00;
+    r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, false, "test (NaN expected)");
+    EXPECT(r.bad >= 1, "NaN passed");
+    C2[5 * N + 5] = 0xffff;
+    r = check_reference(C2, A, B, M, N, K, rows, M, cols, N, true, "test (NaN expected)");
+    EXPECT(r.bad >= 1, "NaN 0xffff passed in exact mode");
+    end();
+}
+
+int main(void)
+{
+    test_f16_to_float_values();
+    test_f16_round_trip();
+    test_f16_ties();
+    test_f16_overflow();
+    test_f16_subnormals();
+    test_f16_signed_zero();
+    test_f16_isnan();
+
+    test_cli_defaults();
+    test_cli_sizes();
+    test_cli_errors();
+    test_cli_options();
+
+    test_stage_plan();
+    test_tmap();
+    test_fast_divmod();
+    test_tile_map();
+
+    test_fill_exact();
+    test_fill_random();
+    test_check_bitwise();
+    test_check_close();
+    test_sample_indices();
+    test_check_reference();
+
+    fprintf(stderr, "host tests: %d passed, %d failed\n", n_pass, n_fail);
+    return n_fail == 0 ? 0 : 1;
+}

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# CPU tests (make test), no GPU needed: the step binaries exist, the host unit
+# tests of common/ (build/tests/host_tests) pass, every step's command line
+# rejects bad input before touching a GPU, the compiled code of every step
+# has what its stage is about (wgmma, TMA, mbarriers, setmaxnreg) and no
+# spills, stack frame or serialization warnings, and the plot script works.
+#
+# Every check prints PASS <name>, FAIL <name>: <why> or SKIP <name> (<why>);
+# the last line is "N passed, N failed, N skipped"; exit 1 if any failed.
+#
+# STEPS (required): step directories, e.g. "v0_single_warp v1_tma".
+# BUILD_DIR (default build) and BIN_DIR (default .) say where the compiled
+# files are: pointing them at doctored copies is how these tests are tested.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+STEPS=${STEPS:?STEPS must list the step directories}
+BUILD_DIR=${BUILD_DIR:-build}
+BIN_DIR=${BIN_DIR:-.}
+
+pass=0 fail=0 skip=0
+failed=()
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { # name why
+    fail=$((fail + 1))
+    failed+=("$1")
+    echo "FAIL $1: $2"
+}
+skipped() { skip=$((skip + 1)); echo "SKIP $1 ($2)"; }
+# check name why command...: PASS if the command succeeds, else FAIL with why.
+check() {
+    local name=$1 why=$2
+    shift 2
+    if "$@"; then ok "$name"; else bad "$name" "$why"; fi
+}
+# First line of a file, shortened, for failure reasons.
+first() { head -n 1 "$1" 2>/dev/null | cut -c1-160; }
+# "exit N", naming the signal when a process was killed by one.
+status() {
+    if [ "$1" -eq 124 ]; then echo "timed out"
+    elif [ "$1" -gt 128 ]; then echo "exit $1 (SIG$(kill -l $(($1 - 128)) 2>/dev/null || echo '?'))"
+    else echo "exit $1"; fi
+}
+nlines() { grep -c '' "$1" 2>/dev/null || true; } # counts a last line without newline too
+
+short() { echo "${1%%_*}"; }         # v0_single_warp -> v0
+stepnum() { local s=${1%%_*}; s=${s#v}; [[ $s =~ ^[0-9]+$ ]] && echo "$s" || echo -1; }
+
+# ---- a. step binaries ------------------------------------------------------
+for step in $STEPS; do
+    bin=$BIN_DIR/$(short "$step")
+    check "binary $bin" "missing or not executable" test -f "$bin" -a -x "$bin"
+done
+
+# ---- b. host unit tests ----------------------------------------------------
+ht=$BUILD_DIR/tests/host_tests
+if [ ! -x "$ht" ]; then
+    bad "host_tests" "$ht missing or not executable"
+else
+    (timeout 300 "$ht" >"$tmp/ht.out" 2>"$tmp/ht.err"; exit $?) 2>/dev/null # no bash crash notice
+    rc=$?
+    nfail=0 ntests=0
+    while IFS= read -r line; do
+        case $line in
+        "PASS "*) ntests=$((ntests + 1)); ok "host/${line#PASS }" ;;
+        "FAIL "*)
+            ntests=$((ntests + 1)) nfail=$((nfail + 1))
+            name=${line#FAIL }
+            if [[ $name == *": "* ]]; then bad "host/${name%%: *}" "${name#*: }"
+            else bad "host/$name" "failed"; fi
+            ;;
+        esac
+    done <"$tmp/ht.out"
+    if [ $rc -ne 0 ] && [ $nfail -eq 0 ]; then
+        if [ $rc -eq 124 ]; then bad "host_tests" "timed out after 300s"
+        else bad "host_tests" "$(status $rc) without a FAIL line (crash?)"; fi
+    elif [ $rc -eq 0 ] && [ $ntests -eq 0 ]; then
+        bad "host_tests" "ran no tests"
+    fi
+    if [ $rc -ne 0 ] || [ $nfail -ne 0 ]; then # its stderr is noise unless something failed
+        echo "    host_tests exit $rc; last lines of its stderr:"
+        tail -n 12 "$tmp/ht.err" | sed 's/^/    /'
+    fi
+fi
+
+# ---- c. command line of each step (parsed before any GPU call) -------------
+# Runs bin with args; sets rc, and out/err files. The subshell keeps bash's
+# own "Segmentation fault" notice of a crashing binary out of the report.
+run_bin() {
+    (timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"; exit $?) 2>/dev/null
+    rc=$?
+}
+
+for step in $STEPS; do
+    bin=$BIN_DIR/$(short "$step")
+    if [ ! -x "$bin" ]; then
+        skipped "cli $bin" "no binary"
+        continue
+    fi
+
+    run_bin "$bin" --help
+    if [ $rc -ne 0 ]; then bad "cli $bin --help" "$(status $rc), want 0"
+    elif ! grep -q usage "$tmp/out"; then bad "cli $bin --help" "no 'usage' on stdout"
+    else ok "cli $bin --help"; fi
+
+    # Bad input: exit 2, one line on stderr saying error, nothing on stdout.
+    for args in "abc 1 1" "1 2" "0 1 1" "-5 1 1" "1 1 99999999999" "8 8 8 --bogus" \
+        "8 8 8 --check maybe"; do
+        name="cli $bin $args"
+        # shellcheck disable=SC2086
+        run_bin "$bin" $args
+        n=$(nlines "$tmp/err")
+        if [ $rc -ne 2 ]; then bad "$name" "$(status $rc), want 2 (stderr: $(first "$tmp/err"))"
+        elif [ -s "$tmp/out" ]; then bad "$name" "wrote to stdout: $(first "$tmp/out")"
+        elif [ "$n" -ne 1 ]; then bad "$name" "$n lines on stderr, want 1"
+        elif ! grep -q error "$tmp/err"; then bad "$name" "stderr has no 'error': $(first "$tmp/err")"
+        else ok "$name"; fi
+    done
+
+    # Valid input: runs (GPU present) or says plainly that there is no GPU.
+    name="cli $bin 16 16 16 --reps 0"
+    run_bin "$bin" 16 16 16 --reps 0
+    if [ $rc -eq 0 ]; then ok "$name (ran on a GPU)"
+    elif [ $rc -eq 1 ] && [ "$(nlines "$tmp/err")" -eq 1 ] && grep -q "no CUDA GPU" "$tmp/err"; then
+        ok "$name (no GPU: clean exit 1)"
+    else
+        bad "$name" "$(status $rc), want 0, or 1 with one 'no CUDA GPU' line (stderr: $(first "$tmp/err"))"
+    fi
+done
+
+# ---- d. compiled code --------------------------------------------------------
+has() { grep -qF -- "$2" "$1"; } # file fixed-string
+
+for step in $STEPS; do
+    ptx=$BUILD_DIR/$step/hopper.ptx log=$BUILD_DIR/$step/hopper.ptxas.log
+    n=$(stepnum "$step")
+    if [ ! -s "$ptx" ]; then
+        bad "ptx $step" "$ptx missing or empty"
+    else
+        want=("wgmma.mma_async")
+        if [ "$n" -eq 0 ]; then
+            want+=("cp.async.cg.shared.global")
+        else
+            want+=("cp.async.bulk.tensor.2d.shared::cluster.global"
+                "cp.async.bulk.tensor.2d.global.shared::cta"
+                "mbarrier.try_wait.parity")
+        fi
+        [ "$n" -ge 3 ] && want+=("setmaxnreg")
+        for w in "${want[@]}"; do
+            check "ptx $step has $w" "not found in $ptx" has "$ptx" "$w"
+        done
+        if grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' "$ptx" >"$tmp/local"; then
+            bad "ptx $step has no ld.local/st.local" "$(nlines "$tmp/local") uses, first: $(first "$tmp/local")"
+        else
+            ok "ptx $step has no ld.local/st.local"
+        fi
+    fi
+
+    if [ ! -s "$log" ]; then
+        bad "ptxas $step" "$log missing or empty"
+        continue
+    fi
+    # Every "Function properties for F" line is followed by F's stack/spill line.
+    awk -v want="0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" '
+        /Function properties for/ { f = $NF; nf++; getline; if (index($0, want) == 0) { bad++; print f ": " $0 } }
+        END { if (nf == 0) print "no function properties in the log (was it built with -Xptxas -v?)"; exit (nf == 0 || bad) }
+    ' "$log" >"$tmp/props"
+    st=$?
+    if [ $st -ne 0 ]; then bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/props" | sed 's/  */ /g')"
+    elif grep -E '[1-9][0-9]* bytes (stack frame|spill)' "$log" >"$tmp/spill"; then
+        bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/spill" | sed 's/  */ /g')"
+    else
+        ok "ptxas $step: 0 bytes stack frame and spills ($(grep -c 'Function properties for' "$log") functions)"
+    fi
+    if grep -Ei 'ptxas.*warning|C7508|C7510|C7515|serialized' "$log" >"$tmp/warn"; then
+        bad "ptxas $step: no warnings" "$(nlines "$tmp/warn") lines, first: $(first "$tmp/warn")"
+    else
+        ok "ptxas $step: no warnings"
+    fi
+done
+
+# ---- e. plot -------------------------------------------------------------------
+if ! command -v gnuplot >/dev/null 2>&1; then
+    skipped "plot sample.csv" "gnuplot not installed"
+    skipped "plot header-only csv" "gnuplot not installed"
+else
+    if ! timeout 120 bash plots/plot.sh plots/sample.csv "$tmp/chart" >"$tmp/plot.log" 2>&1; then
+        bad "plot sample.csv" "plot.sh failed: $(tail -n 1 "$tmp/plot.log")"
+    else
+        check "plot sample.csv -> png" "chart.png missing, empty or not a PNG" \
+            test "$(head -c 8 "$tmp/chart.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+        check "plot sample.csv -> svg" "chart.svg missing, empty or without <svg" \
+            grep -qs '<svg' "$tmp/chart.svg"
+    fi
+    head -n 1 plots/sample.csv >"$tmp/header.csv"
+    if timeout 120 bash plots/plot.sh "$tmp/header.csv" "$tmp/empty" >"$tmp/plot.log" 2>&1; then
+        bad "plot header-only csv fails" "plot.sh exited 0 on a CSV without data rows"
+    else
+        ok "plot header-only csv fails"
+    fi
+fi
+
+for f in "${failed[@]}"; do echo "  failed: $f"; done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
