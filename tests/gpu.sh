@@ -6,7 +6,7 @@
 # kernel fails instead of hanging. The steps run side by side (one job each);
 # their logs are in build/gpu-test-<step>.log.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 STEPS=${STEPS:?}
 mkdir -p build
 
@@ -32,14 +32,30 @@ run() { # name seconds command...
     fi
 }
 
+# Exit status 1 and exactly one line on stderr naming the reason.
+expect_refusal() { # name pattern command...
+    local name=$1 pattern=$2 err rc
+    shift 2
+    err=$(timeout 60 "$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ $err == *"$pattern"* ]]; then
+        echo "PASS $name"
+    else
+        echo "FAIL $name (exit $rc)"
+        printf '%s\n' "$err" | tail -4 | sed 's/^/    /'
+    fi
+}
+
 test_step() {
     local bin=./${1%%_*} shape tool
+    expect_refusal "$bin 200000 200000 200000 (too large for memory)" "GiB of GPU memory" \
+        "$bin" 200000 200000 200000 --reps 0
     for shape in "${SHAPES[@]}"; do
         # shellcheck disable=SC2086
         run "$bin $shape" 300 $bin $shape --check both --reps 0
     done
     for tool in memcheck racecheck synccheck; do
-        for shape in "100 200 72" "129 131 136"; do
+        for shape in "100 200 72" "129 131 133"; do # aligned; staged (K, N % 8 != 0)
             # shellcheck disable=SC2086
             run "compute-sanitizer --tool $tool $bin $shape" 400 \
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0
