@@ -33,6 +33,4 @@ f16 f16_from_double(double x)
     return sign | (f16)((e + 14) << 10) | (f16)((int)q - 1024);
 }
 
-f16 f16_from_float(float x) { return f16_from_double((double)x); }
-
 int f16_isnan(f16 h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0; }

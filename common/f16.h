@@ -1,4 +1,4 @@
-/* fp16 <-> fp32 on the host, in plain C (round to nearest even). */
+/* fp16 conversions on the host, in plain C (round to nearest even). */
 #ifndef COMMON_F16_H
 #define COMMON_F16_H
 
@@ -8,7 +8,6 @@
 extern "C" {
 #endif
 
-f16 f16_from_float(float x);
 float f16_to_float(f16 h);
 f16 f16_from_double(double x); /* one rounding, straight from double */
 int f16_isnan(f16 h);
