@@ -1,7 +1,15 @@
 # Staged fp16 matmul for Hopper. `make help` lists the targets.
 NVCC     ?= nvcc
 CC       ?= gcc
-CUDA_INC := $(dir $(shell command -v $(NVCC)))../include
+# The CUDA headers for the C host code, asked of nvcc itself: `nvcc` on PATH
+# may be a wrapper script outside the toolkit (so its directory says nothing).
+ifndef CUDA_INC
+CUDA_INC := $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | \
+              sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*/\1/p')
+endif
+ifeq ($(strip $(CUDA_INC)),)
+$(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
+endif
 STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
