@@ -455,16 +455,24 @@ static void test_stage_plan(void)
 
 /* ---- tmap_desc ---------------------------------------------------------- */
 
-static void expect_tmap_reject(const char *name, const void *base, int rows, int cols, int ld,
-                               int box_rows, int box_cols, CUtensorMapSwizzle sw, const char *key)
+/* A tensor map the driver would refuse, and the word its reason must name. */
+typedef struct {
+    const char *name;
+    const void *base;
+    int rows, cols, ld, box_rows, box_cols;
+    CUtensorMapSwizzle sw;
+    const char *key;
+} tmap_reject_case;
+
+static void expect_tmap_reject(const tmap_reject_case *c)
 {
-    begin(name);
-    tmap_desc d = tmap_desc_make(base, rows, cols, ld, box_rows, box_cols, sw);
+    begin(c->name);
+    tmap_desc d = tmap_desc_make(c->base, c->rows, c->cols, c->ld, c->box_rows, c->box_cols, c->sw);
     const char *why = tmap_desc_check(&d);
     EXPECT(why != NULL, "accepted");
     EXPECT(!why || why[0] != '\0', "empty reason");
-    EXPECT(!why || !key || strstr(why, key), "reason '%s' does not mention '%s'", why ? why : "",
-           key);
+    EXPECT(!why || strstr(why, c->key), "reason '%s' does not mention '%s'", why ? why : "",
+           c->key);
     end();
 }
 
@@ -501,28 +509,24 @@ static void test_tmap(void)
     EXPECT(why == NULL, "ld 2^30 rejected: %s", why);
     end();
 
-    expect_tmap_reject("tmap_reject_misaligned_base", (const void *)0x1008, 64, 64, 64, 64, 64,
-                       CU_TENSOR_MAP_SWIZZLE_128B, "align");
-    expect_tmap_reject("tmap_reject_row_stride_not_16B", AL, 64, 5, 5, 64, 8,
-                       CU_TENSOR_MAP_SWIZZLE_NONE, "stride");
-    expect_tmap_reject("tmap_reject_box_wider_than_swizzle", AL, 256, 256, 256, 64, 128,
-                       CU_TENSOR_MAP_SWIZZLE_128B, "swizzle");
-    expect_tmap_reject("tmap_reject_box_wider_than_swizzle_64B", AL, 256, 256, 256, 64, 64,
-                       CU_TENSOR_MAP_SWIZZLE_64B, "swizzle");
-    expect_tmap_reject("tmap_reject_box_rows_over_256", AL, 1024, 1024, 1024, 257, 64,
-                       CU_TENSOR_MAP_SWIZZLE_128B, "box");
-    expect_tmap_reject("tmap_reject_box_cols_over_256", AL, 1024, 1024, 1024, 64, 264,
-                       CU_TENSOR_MAP_SWIZZLE_NONE, "box");
-    expect_tmap_reject("tmap_reject_box_row_under_16B", AL, 64, 64, 64, 64, 4,
-                       CU_TENSOR_MAP_SWIZZLE_NONE, "16");
-    expect_tmap_reject("tmap_reject_ld_shorter_than_row", AL, 64, 128, 64, 64, 64,
-                       CU_TENSOR_MAP_SWIZZLE_128B, "shorter");
-    expect_tmap_reject("tmap_reject_zero_rows", AL, 0, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B,
-                       "zero");
-    expect_tmap_reject("tmap_reject_zero_cols", AL, 64, 0, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B,
-                       "zero");
-    expect_tmap_reject("tmap_reject_zero_box", AL, 64, 64, 64, 0, 64, CU_TENSOR_MAP_SWIZZLE_128B,
-                       "box");
+    const CUtensorMapSwizzle SWNONE = CU_TENSOR_MAP_SWIZZLE_NONE, SW64 = CU_TENSOR_MAP_SWIZZLE_64B,
+                             SW128 = CU_TENSOR_MAP_SWIZZLE_128B;
+    /*  name, base, rows, cols, ld, box_rows, box_cols, swizzle, word in the reason */
+    const tmap_reject_case reject[] = {
+        {"tmap_reject_misaligned_base", (const void *)0x1008, 64, 64, 64, 64, 64, SW128, "align"},
+        {"tmap_reject_row_stride_not_16B", AL, 64, 5, 5, 64, 8, SWNONE, "stride"},
+        {"tmap_reject_box_wider_than_swizzle", AL, 256, 256, 256, 64, 128, SW128, "swizzle"},
+        {"tmap_reject_box_wider_than_swizzle_64B", AL, 256, 256, 256, 64, 64, SW64, "swizzle"},
+        {"tmap_reject_box_rows_over_256", AL, 1024, 1024, 1024, 257, 64, SW128, "box"},
+        {"tmap_reject_box_cols_over_256", AL, 1024, 1024, 1024, 64, 264, SWNONE, "box"},
+        {"tmap_reject_box_row_under_16B", AL, 64, 64, 64, 64, 4, SWNONE, "16"},
+        {"tmap_reject_ld_shorter_than_row", AL, 64, 128, 64, 64, 64, SW128, "shorter"},
+        {"tmap_reject_zero_rows", AL, 0, 64, 64, 64, 64, SW128, "zero"},
+        {"tmap_reject_zero_cols", AL, 64, 0, 64, 64, 64, SW128, "zero"},
+        {"tmap_reject_zero_box", AL, 64, 64, 64, 0, 64, SW128, "box"},
+    };
+    for (size_t i = 0; i < sizeof reject / sizeof reject[0]; i++)
+        expect_tmap_reject(&reject[i]);
 }
 
 /* ---- tile_order.h: fast_divmod and the swizzled tile order ------------- */
