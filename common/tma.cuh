@@ -33,11 +33,13 @@ __device__ __forceinline__ void cp_async_bulk_commit_group()
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
 
-/* Waits until every committed bulk store has finished READING shared memory,
- * so the buffer may be reused or the CTA may exit. */
-__device__ __forceinline__ void cp_async_bulk_wait_group_read_0()
+/* Waits until at most N of this thread's committed bulk groups are still
+ * READING shared memory (N = 0: all have read it), so their buffers may be
+ * reused or the CTA may exit. N is an immediate in the instruction. */
+template <int N>
+__device__ __forceinline__ void cp_async_bulk_wait_group_read()
 {
-    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
 }
 
 #endif
