@@ -10,7 +10,7 @@ endif
 ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
-STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc
+STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
 GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)

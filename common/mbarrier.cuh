@@ -51,4 +51,35 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t par
     }
 }
 
+/* Cluster forms (v6). An arrival on a barrier of any CTA of the cluster,
+ * addressed in the shared::cluster window (see mapa_shared_cluster), that
+ * releases this thread's earlier writes to whoever acquires the phase at
+ * cluster scope. */
+__device__ __forceinline__ void mbarrier_arrive_release_cluster(uint32_t cluster_addr)
+{
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n"
+                 :: "r"(cluster_addr) : "memory");
+}
+
+/* As mbarrier_try_wait_parity, acquiring at cluster scope: for phases
+ * completed by arrivals from other CTAs of the cluster. */
+__device__ __forceinline__ bool mbarrier_try_wait_parity_acquire_cluster(uint64_t *bar,
+                                                                         uint32_t parity)
+{
+    uint32_t done;
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done) : "r"(smem_u32(bar)), "r"(parity) : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity_acquire_cluster(uint64_t *bar, uint32_t parity)
+{
+    while (!mbarrier_try_wait_parity_acquire_cluster(bar, parity)) {
+    }
+}
+
 #endif

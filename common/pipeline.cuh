@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include "mbarrier.cuh"
+#include "cluster.cuh"
 
 typedef struct {
     uint64_t *full;  /* [stages] */
@@ -64,6 +65,28 @@ __device__ __forceinline__ void consumer_acquire(pipeline *p)
 __device__ __forceinline__ void consumer_release(pipeline *p, int s)
 {
     mbarrier_arrive(&p->empty[s]);
+}
+
+/* Cluster forms (v6), for barriers that other CTAs of the cluster arrive on. */
+
+/* As producer_acquire / consumer_acquire, acquiring at cluster scope what the
+ * arriving threads of other CTAs released. */
+__device__ __forceinline__ void producer_acquire_cluster(pipeline *p)
+{
+    mbarrier_wait_parity_acquire_cluster(&p->empty[p->stage], p->phase);
+}
+
+__device__ __forceinline__ void consumer_acquire_cluster(pipeline *p)
+{
+    mbarrier_wait_parity_acquire_cluster(&p->full[p->stage], p->phase);
+}
+
+/* Consumer: one arrival at stage s's empty barrier in each of CTAs 0 .. ctas - 1
+ * of the cluster (all of them refill this stage of this CTA). */
+__device__ __forceinline__ void consumer_release_cluster(pipeline *p, int s, uint32_t ctas)
+{
+    for (uint32_t r = 0; r < ctas; r++)
+        mbarrier_arrive_release_cluster(mapa_shared_cluster(&p->empty[s], r));
 }
 
 /* Either side: move to the next stage, flipping the parity on wrap-around. */

@@ -19,6 +19,19 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
                  : "memory");
 }
 
+/* Global -> shared of every CTA in cta_mask (bit r: cluster rank r), at the
+ * same offset in each; each destination's mbarrier at bar's offset gets the
+ * bytes as complete_tx. One L2 read feeds several SMs. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
+    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar)),
+                    "h"(cta_mask)
+                 : "memory");
+}
+
 /* Shared -> global; completion is tracked by bulk groups of the issuing thread. */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_shared_to_global(
     const CUtensorMap *map, int col, int row, const void *src)

@@ -284,7 +284,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         err = cudaGetLastError();
     }
     if (err != cudaSuccess)
-        fprintf(stderr, "error: v5 launch: %s\n", cudaGetErrorString(err));
+        fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
     CUDA_TRY(cudaFreeAsync(next_tile, stream)); /* stream-ordered: after the kernel */
     return err;
 }
