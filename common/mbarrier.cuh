@@ -52,9 +52,20 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t par
 }
 
 /* Cluster forms (v6). An arrival on a barrier of any CTA of the cluster,
- * addressed in the shared::cluster window (see mapa_shared_cluster), that
- * releases this thread's earlier writes to whoever acquires the phase at
- * cluster scope. */
+ * addressed in the shared::cluster window (see mapa_shared_cluster), with
+ * the default .release.cta semantics: cheap, and enough where the data the
+ * barrier guards moves through the async proxy (TMA writes, wgmma reads),
+ * whose completion the barrier itself tracks. */
+__device__ __forceinline__ void mbarrier_arrive_shared_cluster(uint32_t cluster_addr)
+{
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n"
+                 :: "r"(cluster_addr) : "memory");
+}
+
+/* As above, releasing this thread's earlier ordinary writes (to any CTA's
+ * shared memory) to whoever acquires the phase at cluster scope. A
+ * cluster-scope release is a fence that waits for those writes: use it where
+ * it carries data written by threads (v6's tile slot), not per k-tile. */
 __device__ __forceinline__ void mbarrier_arrive_release_cluster(uint32_t cluster_addr)
 {
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n"

@@ -69,8 +69,8 @@ __device__ __forceinline__ void consumer_release(pipeline *p, int s)
 
 /* Cluster forms (v6), for barriers that other CTAs of the cluster arrive on. */
 
-/* As producer_acquire / consumer_acquire, acquiring at cluster scope what the
- * arriving threads of other CTAs released. */
+/* As producer_acquire / consumer_acquire, acquiring at cluster scope what
+ * threads of other CTAs released (for v6's tile slot, written by CTA 0). */
 __device__ __forceinline__ void producer_acquire_cluster(pipeline *p)
 {
     mbarrier_wait_parity_acquire_cluster(&p->empty[p->stage], p->phase);
@@ -86,7 +86,7 @@ __device__ __forceinline__ void consumer_acquire_cluster(pipeline *p)
 __device__ __forceinline__ void consumer_release_cluster(pipeline *p, int s, uint32_t ctas)
 {
     for (uint32_t r = 0; r < ctas; r++)
-        mbarrier_arrive_release_cluster(mapa_shared_cluster(&p->empty[s], r));
+        mbarrier_arrive_shared_cluster(mapa_shared_cluster(&p->empty[s], r));
 }
 
 /* Either side: move to the next stage, flipping the parity on wrap-around. */

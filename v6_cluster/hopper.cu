@@ -174,7 +174,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 int m_block, n_block;
                 pair_tile(&pairs, pair, rank, &m_block, &n_block);
                 for (int kt = 0; kt < k_tiles; kt++) {
-                    producer_acquire_cluster(&pipe); /* released by both CTAs' consumers */
+                    producer_acquire(&pipe); /* released by both CTAs' consumers */
                     load_stage(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
                                &tmap_b, kt, m_block * BM, n_block * BN, rank);
                     pipeline_advance(&pipe);
