@@ -81,12 +81,12 @@ __device__ __forceinline__ void consumer_acquire_cluster(pipeline *p)
     mbarrier_wait_parity_acquire_cluster(&p->full[p->stage], p->phase);
 }
 
-/* Consumer: one arrival at stage s's empty barrier in each of CTAs 0 .. ctas - 1
- * of the cluster (all of them refill this stage of this CTA). */
-__device__ __forceinline__ void consumer_release_cluster(pipeline *p, int s, uint32_t ctas)
+/* Consumer: one arrival at stage s's empty barrier in CTA `cta` of the
+ * cluster (when every CTA's producer writes into every CTA's stage s, each
+ * must hear from all the consumers). */
+__device__ __forceinline__ void consumer_release_cluster(pipeline *p, int s, uint32_t cta)
 {
-    for (uint32_t r = 0; r < ctas; r++)
-        mbarrier_arrive_shared_cluster(mapa_shared_cluster(&p->empty[s], r));
+    mbarrier_arrive_shared_cluster(mapa_shared_cluster(&p->empty[s], cta));
 }
 
 /* Either side: move to the next stage, flipping the parity on wrap-around. */

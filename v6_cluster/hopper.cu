@@ -14,9 +14,9 @@
  *  - each full barrier still expects STAGE_BYTES, now from two producers (its
  *    own A and B half, the peer's B half);
  *  - a stage is free to refill only when the consumers of BOTH CTAs are done
- *    with it, since both producers write into it: every consumer warp
+ *    with it, since both producers write into it: every consumer warpgroup
  *    arrives on the empty barrier of its own CTA and of its peer (mapa gives
- *    the peer's address; the arrive releases at cluster scope);
+ *    the peer's address);
  *  - the scheduler of CTA 0 claims tile PAIRS and writes each claim into both
  *    CTAs' slots (st.shared::cluster + a remote arrive), and both CTAs' readers
  *    free CTA 0's slot;
@@ -151,10 +151,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     const int k_tiles = (K + BK - 1) / BK;
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
-     * arrival per consumer warp of both CTAs. tile_full: CTA 0's scheduler;
-     * tile_empty: one arrival per reading warp of both CTAs. */
+     * arrival per consumer warpgroup of both CTAs (thread r of a warpgroup
+     * signals CTA r: a wgmma group completes for the whole warpgroup at once,
+     * so one thread's wait speaks for all 128, and the two arrivals go out
+     * from one instruction). tile_full: CTA 0's scheduler; tile_empty: one
+     * arrival per reading warp of both CTAs. */
     if (tid == 0) {
-        pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS * 4);
+        pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
         pipeline_init(tile_full, tile_empty, 1, 1, CLUSTER * (1 + CONSUMERS * 4));
     }
     /* Both CTAs' barriers are initialised (and the init fence is released to
@@ -237,14 +240,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 wgmma_commit_group();
                 /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
                 wgmma_wait_group<1>();
-                if (kt > 0 && tid % 32 == 0)
-                    consumer_release_cluster(&pipe, prev, CLUSTER);
+                if (kt > 0 && tid % 128 < CLUSTER)
+                    consumer_release_cluster(&pipe, prev, tid % 128);
                 prev = s;
                 pipeline_advance(&pipe);
             }
             wgmma_wait_group<0>();
-            if (tid % 32 == 0)
-                consumer_release_cluster(&pipe, prev, CLUSTER); /* the tile's last stage */
+            if (tid % 128 < CLUSTER)
+                consumer_release_cluster(&pipe, prev, tid % 128); /* the tile's last stage */
 
             /* Epilogue: registers -> shared memory -> TMA store, one [64][64] slice of
              * this consumer's rows at a time, in the same 128-byte swizzle as the
