@@ -64,6 +64,9 @@ build/broken/v4: build/broken/v4_raster/hopper.o build/v4_raster/main.o $(COMMON
 build/broken/v4_raster/hopper.o: v4_raster/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -DBROKEN_RELEASE -c $< -o $@
+build/broken/v4_raster/hopper.ptx: v4_raster/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -DBROKEN_RELEASE -ptx $< -o $@
 
 build/%/main.o: %/main.c $(COMMON_HDR)
 	@mkdir -p $(@D)
@@ -87,7 +90,8 @@ build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
-test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests build/broken/v4 \
+      build/broken/v4_raster/hopper.ptx
 	@STEPS="$(STEPS)" bash tests/run.sh
 
 test-gpu: $(BINS) build/broken/v4
