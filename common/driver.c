@@ -426,7 +426,7 @@ static void append_csv(ctx *x, const timing *t, const double *tf, const char *ch
         const bool have = x->use[k] && e->have;
         csv_field(f, have, "%.1f", e->w);
         csv_field(f, have, "%.5g", e->j);
-        csv_field(f, have, "%.4f", e->tflops_per_w);
+        csv_field(f, have, "%.4g", e->tflops_per_w);
     }
     fputc('\n', f);
     if (fclose(f) != 0) {
@@ -461,7 +461,7 @@ static void report_timing(ctx *x, const timing *t)
             printf("energy   %-16s n/a (NVML's energy counter is not available or did not move)\n",
                    label(x, k));
         else
-            printf("energy   %-16s %7.1f W mean, %.4g J per matmul, %.3f TFLOPS/W  "
+            printf("energy   %-16s %7.1f W mean, %.4g J per matmul, %.4g TFLOPS/W  "
                    "(%ld runs alone, %.2f s)\n", label(x, k), e->w, e->j, e->tflops_per_w,
                    e->runs, e->s);
     }
