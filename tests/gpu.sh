@@ -36,12 +36,12 @@ run() { # name seconds command...
 
 # Exit status 1 and exactly one line on stderr naming the reason.
 expect_refusal() { # name pattern command...
-    local name=$1 pattern=$2 err rc
+    local name=$1 pattern=$2 err rc t0=$SECONDS
     shift 2
     err=$(timeout 60 "$@" 2>&1 >/dev/null)
     rc=$?
     if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ $err == *"$pattern"* ]]; then
-        echo "PASS $name"
+        echo "PASS $name ($((SECONDS - t0)) s)"
     else
         echo "FAIL $name (exit $rc)"
         printf '%s\n' "$err" | tail -4 | sed 's/^/    /'
