@@ -20,14 +20,14 @@ CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -pedantic -I$(CUDA_INC)
 # build/<step>/hopper.ptxas.log where the tests read them.
 NVFLAGS  := -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
             -Xptxas -v -Xcompiler -Wall,-Wextra
-LDLIBS   := -lcublas -lm
+LDLIBS   := -lcublasLt -lcublas -lm
 
 COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu bench plot clean help FORCE
+.PHONY: all test test-gpu build-broken bench plot clean help FORCE
 all: $(BINS)
 
 help:
@@ -35,6 +35,7 @@ help:
 	@echo "make all            build every step"
 	@echo "make test           CPU tests: builds, host tests, compiled-code checks, plot (no GPU needed)"
 	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer"
+	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
 
@@ -52,6 +53,20 @@ build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 build/%/hopper.ptx: %/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -ptx $< -o $@
+
+# v4 with -DBROKEN_RELEASE: consumer_release() does not arrive, so the producer
+# waits forever for a free stage once K has more k-tiles than the ring has
+# stages. test-gpu demands that the driver gives up on it in time. Built apart
+# (build/broken/) so the real v4 and its objects are untouched.
+build-broken: build/broken/v4
+build/broken/v4: build/broken/v4_raster/hopper.o build/v4_raster/main.o $(COMMON_OBJ)
+	$(NVCC) -o $@ $^ $(LDLIBS)
+build/broken/v4_raster/hopper.o: v4_raster/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -DBROKEN_RELEASE -c $< -o $@
+build/broken/v4_raster/hopper.ptx: v4_raster/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -DBROKEN_RELEASE -ptx $< -o $@
 
 build/%/main.o: %/main.c $(COMMON_HDR)
 	@mkdir -p $(@D)
@@ -75,10 +90,11 @@ build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
-test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests build/broken/v4 \
+      build/broken/v4_raster/hopper.ptx
 	@STEPS="$(STEPS)" bash tests/run.sh
 
-test-gpu: $(BINS)
+test-gpu: $(BINS) build/broken/v4
 	@STEPS="$(STEPS)" bash tests/gpu.sh
 
 bench: $(BINS)

@@ -61,10 +61,18 @@ __device__ __forceinline__ void consumer_acquire(pipeline *p)
 }
 
 /* Consumer: one arrival saying it is done with stage s (which may be behind
- * the current one: a consumer releases a stage once its MMAs are done). */
+ * the current one: a consumer releases a stage once its MMAs are done).
+ * -DBROKEN_RELEASE drops the arrival, a deliberate deadlock: the producer
+ * waits forever for a stage to refill. Only for the GPU test that the driver
+ * gives up on a kernel that never finishes (make build-broken). */
 __device__ __forceinline__ void consumer_release(pipeline *p, int s)
 {
+#ifdef BROKEN_RELEASE
+    (void)p;
+    (void)s;
+#else
     mbarrier_arrive(&p->empty[s]);
+#endif
 }
 
 /* Cluster forms (v6), for barriers that other CTAs of the cluster arrive on. */
