@@ -247,7 +247,7 @@ else
     else ok "plot csv without a ratio column fails"; fi
 fi
 
-# ---- f. learner tools: make help, ptx, sass, ncu, diff -------------------------
+# ---- g. learner tools: make help, ptx, sass, ncu, diff -------------------------
 # Each either works or fails with one clear line of its own (make adds its
 # "make: *** [...] Error N" trailer, not counted). Run as a fresh make, not
 # as a child of the make running these tests (no jobserver to inherit).
@@ -352,7 +352,7 @@ else
     one_line_failure "make diff TRACK=blackwell (a step without blackwell.cu)" "does not exist"
 fi
 
-# ---- g. streams_graph: a test program per step, linked like the step -------------
+# ---- h. streams_graph: a test program per step, linked like the step -------------
 for step in $STEPS; do
     sg=$BUILD_DIR/tests/streams_graph_$(short "$step")
     if [ ! -x "$sg" ]; then
