@@ -121,8 +121,9 @@ test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests $(STREAMS_GRA
 test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4
 	@STEPS="$(STEPS)" bash tests/gpu.sh
 
+BENCH_CSV ?= plots/results.csv
 bench: $(BINS)
-	@STEPS="$(STEPS)" bash plots/bench.sh plots/results.csv
+	@STEPS="$(STEPS)" bash plots/bench.sh $(BENCH_CSV)
 
 plot:
 	bash plots/plot.sh plots/results.csv plots/tflops plots/ratio
