@@ -1,8 +1,9 @@
-# Staged fp16 matmul for Hopper. `make help` lists the targets.
+# Staged fp16 matmul for Hopper (and Blackwell, compiled only). `make help` lists the targets.
 NVCC     ?= nvcc
 CC       ?= gcc
 # The CUDA headers for the C host code, asked of nvcc itself: `nvcc` on PATH
 # may be a wrapper script outside the toolkit (so its directory says nothing).
+comma    := ,
 ifndef CUDA_INC
 CUDA_INC := $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | \
               sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*/\1/p')
@@ -11,6 +12,9 @@ ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
 STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
+# Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
+# A step of STEPS not listed here links without one and refuses a B200 by name.
+BW_STEPS := v0_single_warp
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
 GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -20,9 +24,12 @@ CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -pedantic -I$(CUDA_INC)
 # build/<step>/hopper.ptxas.log where the tests read them.
 NVFLAGS  := -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
             -Xptxas -v -Xcompiler -Wall,-Wextra
+# The same for blackwell.cu: tcgen05 needs the arch-specific sm_100a target.
+BW_NVFLAGS := $(subst compute_90a$(comma)code=sm_90a,compute_100a$(comma)code=sm_100a,$(NVFLAGS))
 LDLIBS   := -lcublas -lm
 
-COMMON_SRC := $(wildcard common/*.c)
+# dispatch.c is built per step (it knows whether the step has a Blackwell kernel).
+COMMON_SRC := $(filter-out common/dispatch.c,$(wildcard common/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
@@ -38,9 +45,16 @@ help:
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
 
+# One binary per step: hopper.cu, blackwell.cu where BW_STEPS lists the step,
+# and dispatch.o, which picks between them at run time (common/dispatch.c).
+HAS_BW = $(if $(filter $(1),$(BW_STEPS)),1,0)
 define STEP_RULES
-$(call SHORT,$(1)): build/$(1)/hopper.o build/$(1)/main.o $(COMMON_OBJ)
+$(call SHORT,$(1)): build/$(1)/hopper.o $(if $(filter 1,$(call HAS_BW,$(1))),build/$(1)/blackwell.o) \
+                    build/$(1)/dispatch.o build/$(1)/main.o $(COMMON_OBJ)
 	$(NVCC) -o $$@ $$^ $(LDLIBS)
+build/$(1)/dispatch.o: common/dispatch.c $(COMMON_HDR) Makefile
+	@mkdir -p $$(@D)
+	$(CC) $(CFLAGS) -DSTEP_NAME='"$(1)"' -DHAVE_SM100=$(call HAS_BW,$(1)) -c $$< -o $$@
 endef
 $(foreach s,$(STEPS),$(eval $(call STEP_RULES,$(s))))
 
@@ -48,10 +62,20 @@ build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@ 2> build/$*/hopper.ptxas.log; st=$$?; cat build/$*/hopper.ptxas.log >&2; exit $$st
 
+# -Xptxas -v output of blackwell.cu, kept in build/<step>/blackwell.ptxas.log.
+# Also builds a blackwell.cu that no step lists yet: make build/v5_clc/blackwell.o
+build/%/blackwell.o: %/blackwell.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(BW_NVFLAGS) -c $< -o $@ 2> build/$*/blackwell.ptxas.log; st=$$?; cat build/$*/blackwell.ptxas.log >&2; exit $$st
+
 # PTX of each step, for the compiled-code tests.
 build/%/hopper.ptx: %/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -ptx $< -o $@
+
+build/%/blackwell.ptx: %/blackwell.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -Xptxas -v,$(BW_NVFLAGS)) -ptx $< -o $@
 
 build/%/main.o: %/main.c $(COMMON_HDR)
 	@mkdir -p $(@D)
@@ -75,8 +99,8 @@ build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
-test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests
-	@STEPS="$(STEPS)" bash tests/run.sh
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) build/tests/host_tests
+	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
 test-gpu: $(BINS)
 	@STEPS="$(STEPS)" bash tests/gpu.sh
