@@ -88,8 +88,9 @@ static inline HOST_DEVICE uint64_t umma_desc_k_sw128(uint32_t addr)
 }
 
 /* kind::f16 with fp16 A and B (both K-major), fp32 D, dense, no negation;
- * shape M x N (x K = 16). cta_group::1: M 64 or 128, N 8..256 step 8;
- * cta_group::2: M 128 or 256, N 16..256 step 16. */
+ * shape M x N (x K = 16). cta_group::1: M = 64 with N 8..256 in steps of 8,
+ * M = 128 with N 16..256 in steps of 16 (CUTLASS's SM100_MMA_F16BF16_SS
+ * static_asserts); cta_group::2: M 128 or 256 (see CUTLASS's _2x1SM_SS). */
 static inline HOST_DEVICE uint32_t umma_idesc_f16_f32(uint32_t m, uint32_t n)
 {
     uint32_t d = 0;
