@@ -122,4 +122,60 @@ __device__ __forceinline__ void tcgen05_fence_after_thread_sync()
     asm volatile("tcgen05.fence::after_thread_sync;\n" ::: "memory");
 }
 
+/* ---- cta_group::2: a CTA pair (ranks 2i, 2i + 1 of a cluster) works as one.
+ * Within one kernel every cta_group-carrying tcgen05 instruction must use the
+ * same group (ptxas refuses a mix), hence these separate wrappers. */
+
+/* tcgen05.alloc, cta_group::2 (9.7.16.7.1): one warp in EACH CTA of the pair
+ * calls it, with the same dst offset and ncols; each CTA receives the
+ * address in its own shared memory. The peer must be running: a cluster
+ * barrier before it. */
+__device__ __forceinline__ void tcgen05_alloc_cta2(uint32_t *dst, uint32_t ncols)
+{
+    asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;\n"
+                 :: "r"(smem_u32(dst)), "r"(ncols) : "memory");
+}
+
+__device__ __forceinline__ void tcgen05_relinquish_alloc_permit_cta2()
+{
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;\n" ::: "memory");
+}
+
+/* tcgen05.dealloc, cta_group::2: both CTAs, after a cluster barrier that
+ * orders every access of the pair's TMEM before it. */
+__device__ __forceinline__ void tcgen05_dealloc_cta2(uint32_t taddr, uint32_t ncols)
+{
+    asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;\n"
+                 :: "r"(taddr), "r"(ncols) : "memory");
+}
+
+/* tcgen05.mma, cta_group::2, kind::f16 (9.7.16.10.9.1): ONE thread of the
+ * pair issues D[M x N] (+)= A * B^T with M = 256 (idesc): each CTA holds
+ * half of A (its 128 rows) and half of B (N / 2 rows) at the SAME shared
+ * offsets as the issuer's descriptors, and receives its 128 rows of D in its
+ * own TMEM at d_tmem (lane r = row r of its half). */
+__device__ __forceinline__ void tcgen05_mma_cta2_f16(uint32_t d_tmem, uint64_t a_desc,
+                                                     uint64_t b_desc, uint32_t idesc,
+                                                     uint32_t accumulate)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %4, 0;\n"
+                 "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n"
+                 "}\n"
+                 :: "r"(d_tmem), "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(accumulate)
+                 : "memory");
+}
+
+/* tcgen05.commit, cta_group::2, multicast (9.7.16.12.1): once this thread's
+ * earlier tcgen05 operations have completed, one arrival on the mbarrier at
+ * bar's offset in every CTA of the cluster whose bit is set in cta_mask
+ * (bit i = %cluster_ctarank i). The mask is a 16-bit operand. */
+__device__ __forceinline__ void tcgen05_commit_cta2_multicast(uint64_t *bar, uint16_t cta_mask)
+{
+    asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster"
+                 ".multicast::cluster.b64 [%0], %1;\n"
+                 :: "r"(smem_u32(bar)), "h"(cta_mask) : "memory");
+}
+
 #endif
