@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu bench plot clean help FORCE
+.PHONY: all test test-gpu bench plot clean help bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -44,6 +44,7 @@ help:
 	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
+	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
 
 # One binary per step: hopper.cu, blackwell.cu where BW_STEPS lists the step,
 # and dispatch.o, which picks between them at run time (common/dispatch.c).
@@ -67,6 +68,18 @@ build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 build/%/blackwell.o: %/blackwell.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(BW_NVFLAGS) -c $< -o $@ 2> build/$*/blackwell.ptxas.log; st=$$?; cat build/$*/blackwell.ptxas.log >&2; exit $$st
+
+# blackwell.cu of steps not (yet) in BW_STEPS (e.g. while a step's Hopper
+# kernel is being written): compiled alone for sm_100a, failing on spills,
+# stack frame, local memory or ptxas warnings.
+BW_EXTRA := $(filter-out $(BW_STEPS),$(patsubst %/blackwell.cu,%,$(wildcard v*/blackwell.cu)))
+bw-extra: $(BW_EXTRA:%=build/%/blackwell.o) $(BW_EXTRA:%=build/%/blackwell.ptx)
+	@for s in $(BW_EXTRA); do \
+	    grep -h -A1 'Function properties' build/$$s/blackwell.ptxas.log | sed "s|^|$$s: |"; \
+	    grep -h 'Used [0-9]* registers' build/$$s/blackwell.ptxas.log | sed "s|^|$$s: |"; \
+	    ! grep -E '[1-9][0-9]* bytes (stack frame|spill)|warning' build/$$s/blackwell.ptxas.log || exit 1; \
+	    ! grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' build/$$s/blackwell.ptx || exit 1; \
+	done
 
 # PTX of each step, for the compiled-code tests.
 build/%/hopper.ptx: %/hopper.cu $(COMMON_HDR)
