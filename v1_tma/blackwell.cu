@@ -53,7 +53,8 @@
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
 #define MMA_K 16                      /* K of one tcgen05.mma kind::f16             */
 #define THREADS 128                   /* 4 warps: one per 32-lane quarter of TMEM    */
-#define TMEM_COLS 256                 /* accumulator columns (power of 2, >= 32)    */
+#define TMEM_COLS 256                 /* accumulator columns (power of 2, >= 32); an SM has 512,
+                                         so a third resident CTA waits in tcgen05.alloc */
 
 /* Shared memory: tile A [BM][BK] (16 KB) then tile B [BN][BK] (32 KB), both
  * K-major in the 128-byte swizzle (see umma_desc_k_sw128). The epilogue

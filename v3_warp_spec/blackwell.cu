@@ -53,7 +53,8 @@
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
 #define MMA_K 16                      /* K of one tcgen05.mma kind::f16             */
 #define THREADS 128                   /* 4 warps: TMA, MMA; all 4 for the epilogue (one per TMEM quarter) */
-#define TMEM_COLS 256                 /* accumulator columns (power of 2, >= 32)    */
+#define TMEM_COLS 256                 /* accumulator columns (power of 2, >= 32); an SM has 512,
+                                         so a third resident CTA waits in tcgen05.alloc */
 #define STAGES 4                      /* k-tiles resident in the ring                */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
