@@ -97,7 +97,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
     __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed         */
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the MMAs reading it are done */
     __shared__ uint64_t acc_full;      /* completes when the tile's last MMA has finished    */
-    __shared__ uint32_t tmem_base; /* written by tcgen05.alloc                            */
+    __shared__ uint32_t tmem_base;     /* written by tcgen05.alloc                         */
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     int m_block, n_block;
