@@ -11,7 +11,7 @@ endif
 ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
-STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
+STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
 # Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
 # A step of STEPS not listed here links without one and refuses a B200 by name.
 BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
@@ -26,7 +26,7 @@ NVFLAGS  := -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
             -Xptxas -v -Xcompiler -Wall,-Wextra
 # The same for blackwell.cu: tcgen05 needs the arch-specific sm_100a target.
 BW_NVFLAGS := $(subst compute_90a$(comma)code=sm_90a,compute_100a$(comma)code=sm_100a,$(NVFLAGS))
-LDLIBS   := -lcublas -lm
+LDLIBS   := -lcublasLt -lcublas -lm
 
 # dispatch.c is built per step (it knows whether the step has a Blackwell kernel).
 COMMON_SRC := $(filter-out common/dispatch.c,$(wildcard common/*.c))
@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu bench plot clean help bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench plot clean help bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -42,6 +42,7 @@ help:
 	@echo "make all            build every step"
 	@echo "make test           CPU tests: builds, host tests, compiled-code checks, plot (no GPU needed)"
 	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer"
+	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
 	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
@@ -90,6 +91,22 @@ build/%/blackwell.ptx: %/blackwell.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out -Xptxas -v,$(BW_NVFLAGS)) -ptx $< -o $@
 
+# v4 with -DBROKEN_RELEASE: consumer_release() does not arrive, so the producer
+# waits forever for a free stage once K has more k-tiles than the ring has
+# stages. test-gpu demands that the driver gives up on it in time. Built apart
+# (build/broken/) so the real v4 and its objects are untouched.
+build-broken: build/broken/v4
+build/broken/v4: build/broken/v4_raster/hopper.o \
+                 $(if $(filter 1,$(call HAS_BW,v4_raster)),build/v4_raster/blackwell.o) \
+                 build/v4_raster/dispatch.o build/v4_raster/main.o $(COMMON_OBJ)
+	$(NVCC) -o $@ $^ $(LDLIBS)
+build/broken/v4_raster/hopper.o: v4_raster/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -DBROKEN_RELEASE -c $< -o $@
+build/broken/v4_raster/hopper.ptx: v4_raster/hopper.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -DBROKEN_RELEASE -ptx $< -o $@
+
 build/%/main.o: %/main.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -112,10 +129,11 @@ build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
-test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) build/tests/host_tests
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) \
+      build/tests/host_tests build/broken/v4 build/broken/v4_raster/hopper.ptx
 	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
-test-gpu: $(BINS)
+test-gpu: $(BINS) build/broken/v4
 	@STEPS="$(STEPS)" bash tests/gpu.sh
 
 bench: $(BINS)

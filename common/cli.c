@@ -11,10 +11,14 @@ void cli_usage(FILE *f, const char *prog)
             "usage: %s [M N K] [options]\n"
             "  C[M,N] = A[M,K] * B[N,K]^T in fp16 with fp32 accumulation; default %d %d %d\n"
             "  --check MODE   exact | random | both | none   (default both)\n"
+            "  --baseline B   cuBLAS to compare with: default (cublasGemmEx's default algorithm),\n"
+            "                 best (fastest of cuBLASLt's heuristic candidates) or both (default both)\n"
             "  --reps N       timed runs of the step and of cuBLAS, interleaved (default 30; 0 = no timing)\n"
             "  --warmup N     untimed runs of each first (default 5)\n"
             "  --seed N       seed of the input data (default 1)\n"
             "  --csv FILE     append one result row to FILE (header written if FILE is new)\n"
+            "  --time-limit S seconds any one wait for the GPU may take before the run is\n"
+            "                 abandoned (exit 1); default: from the problem size (see README)\n"
             "  -h, --help     this text\n",
             prog, DEFAULT_SIZE, DEFAULT_SIZE, DEFAULT_SIZE);
 }
@@ -60,6 +64,8 @@ int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
     o->reps = 30;
     o->warmup = 5;
     o->check = CHECK_BOTH;
+    o->baseline = BASELINE_BOTH;
+    o->time_limit = 0;
     o->seed = 1;
 
     const char *sizes[3];
@@ -97,6 +103,27 @@ int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
                 snprintf(err, errlen, "--check needs exact, random, both or none, got '%s'", val);
                 return -1;
             }
+            i++;
+        } else if (!strcmp(a, "--baseline")) {
+            if (!val) {
+                snprintf(err, errlen, "--baseline needs default, best or both");
+                return -1;
+            }
+            if (!strcmp(val, "default")) o->baseline = BASELINE_DEFAULT;
+            else if (!strcmp(val, "best")) o->baseline = BASELINE_BEST;
+            else if (!strcmp(val, "both")) o->baseline = BASELINE_BOTH;
+            else {
+                snprintf(err, errlen, "--baseline needs default, best or both, got '%s'", val);
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--time-limit")) {
+            /* Whole seconds: a fraction of a second is no use against a hang. */
+            if (parse_ll(val, 1, 1000000, &v) != 0) {
+                snprintf(err, errlen, "--time-limit needs a whole number of seconds from 1 to 1000000");
+                return -1;
+            }
+            o->time_limit = (double)v;
             i++;
         } else if (!strcmp(a, "--csv")) {
             if (!val || !*val) {

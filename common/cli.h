@@ -9,11 +9,17 @@
 
 typedef enum { CHECK_BOTH, CHECK_EXACT, CHECK_RANDOM, CHECK_NONE } check_mode;
 
+/* Which cuBLAS the step is held to: cublasGemmEx's default algorithm, the
+ * fastest of cuBLASLt's heuristic candidates for the shape, or both. */
+typedef enum { BASELINE_BOTH, BASELINE_DEFAULT, BASELINE_BEST } baseline_mode;
+
 typedef struct {
     int M, N, K;
     int reps;          /* timed runs of each of step and cuBLAS; 0 = no timing */
     int warmup;        /* untimed runs of each before timing                   */
     check_mode check;
+    baseline_mode baseline;
+    double time_limit; /* seconds for each GPU wait; 0 = wait_limit_s()   */
     uint64_t seed;
     const char *csv;   /* append a result row here, or NULL                    */
     bool help;

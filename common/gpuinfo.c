@@ -48,36 +48,58 @@ typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_by_pci_fn)(const char *, void **);
 typedef int (*nvml_clock_fn)(void *, int, unsigned *);
 typedef int (*nvml_power_fn)(void *, unsigned *);
+typedef int (*nvml_energy_fn)(void *, unsigned long long *);
 #define NVML_CLOCK_SM 1
+
+static struct {
+    int tried;
+    void *dev; /* NULL: NVML or the device is not available */
+    nvml_clock_fn clock;
+    nvml_power_fn power;
+    nvml_energy_fn energy; /* NULL where the library lacks it */
+} nvml;
+
+/* POSIX's way to turn dlsym's object pointer into a function pointer. */
+static void nvml_sym(void *lib, const char *name, void *fn)
+{
+    void *p = dlsym(lib, name);
+    memcpy(fn, &p, sizeof p);
+}
+
+static void nvml_open(const gpu_info *g)
+{
+    if (nvml.tried) return;
+    nvml.tried = 1;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+    if (!lib) return;
+    nvml_init_fn init;
+    nvml_by_pci_fn by_pci;
+    nvml_sym(lib, "nvmlInit_v2", &init);
+    nvml_sym(lib, "nvmlDeviceGetHandleByPciBusId_v2", &by_pci);
+    nvml_sym(lib, "nvmlDeviceGetClockInfo", &nvml.clock);
+    nvml_sym(lib, "nvmlDeviceGetPowerUsage", &nvml.power);
+    nvml_sym(lib, "nvmlDeviceGetTotalEnergyConsumption", &nvml.energy);
+    char bus[64];
+    if (!init || !by_pci || !nvml.clock || !nvml.power || init() != 0 ||
+        cudaDeviceGetPCIBusId(bus, sizeof bus, g->dev) != cudaSuccess ||
+        by_pci(bus, &nvml.dev) != 0)
+        nvml.dev = NULL;
+}
 
 void gpu_sample(const gpu_info *g, int *sm_mhz, double *power_w)
 {
-    static void *dev = NULL;
-    static nvml_clock_fn clock_fn;
-    static nvml_power_fn power_fn;
-    static int tried = 0;
     *sm_mhz = -1;
     *power_w = -1;
-    if (!tried) {
-        tried = 1;
-        void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
-        if (!lib) return;
-        /* POSIX's way to turn dlsym's object pointer into a function pointer. */
-        nvml_init_fn init;
-        nvml_by_pci_fn by_pci;
-        void *p;
-        p = dlsym(lib, "nvmlInit_v2");                      memcpy(&init, &p, sizeof p);
-        p = dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"); memcpy(&by_pci, &p, sizeof p);
-        p = dlsym(lib, "nvmlDeviceGetClockInfo");           memcpy(&clock_fn, &p, sizeof p);
-        p = dlsym(lib, "nvmlDeviceGetPowerUsage");          memcpy(&power_fn, &p, sizeof p);
-        char bus[64];
-        if (!init || !by_pci || !clock_fn || !power_fn || init() != 0 ||
-            cudaDeviceGetPCIBusId(bus, sizeof bus, g->dev) != cudaSuccess ||
-            by_pci(bus, &dev) != 0)
-            dev = NULL;
-    }
-    if (!dev) return;
+    nvml_open(g);
+    if (!nvml.dev) return;
     unsigned v;
-    if (clock_fn(dev, NVML_CLOCK_SM, &v) == 0) *sm_mhz = (int)v;
-    if (power_fn(dev, &v) == 0) *power_w = v / 1000.0; /* milliwatts */
+    if (nvml.clock(nvml.dev, NVML_CLOCK_SM, &v) == 0) *sm_mhz = (int)v;
+    if (nvml.power(nvml.dev, &v) == 0) *power_w = v / 1000.0; /* milliwatts */
+}
+
+int gpu_energy_mj(const gpu_info *g, unsigned long long *mj)
+{
+    nvml_open(g);
+    if (!nvml.dev || !nvml.energy) return -1;
+    return nvml.energy(nvml.dev, mj) == 0 ? 0 : -1;
 }

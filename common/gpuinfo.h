@@ -1,5 +1,6 @@
-/* The GPU the driver runs on: checks that it can run sm_90a or sm_100a code, and reads
- * its SM clock and power through NVML (loaded at run time, optional). */
+/* The GPU the driver runs on: checks that it can run sm_90a or sm_100a code,
+ * and reads its SM clock, power and energy through NVML (loaded at run time,
+ * optional). */
 #ifndef COMMON_GPUINFO_H
 #define COMMON_GPUINFO_H
 
@@ -18,5 +19,11 @@ int gpu_open(gpu_info *g, char *err, size_t errlen);
 
 /* Current SM clock (MHz) and board power (W); -1 where NVML cannot tell. */
 void gpu_sample(const gpu_info *g, int *sm_mhz, double *power_w);
+
+/* The board's energy counter (millijoules since the driver loaded): the
+ * difference of two readings is the energy between them, where the power
+ * reading above is an average over the last second or so. 0, or -1 where
+ * NVML or the counter is not available. */
+int gpu_energy_mj(const gpu_info *g, unsigned long long *mj);
 
 #endif

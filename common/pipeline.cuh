@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include "mbarrier.cuh"
+#include "cluster.cuh"
 
 typedef struct {
     uint64_t *full;  /* [stages] */
@@ -60,10 +61,40 @@ __device__ __forceinline__ void consumer_acquire(pipeline *p)
 }
 
 /* Consumer: one arrival saying it is done with stage s (which may be behind
- * the current one: a consumer releases a stage once its MMAs are done). */
+ * the current one: a consumer releases a stage once its MMAs are done).
+ * -DBROKEN_RELEASE drops the arrival, a deliberate deadlock: the producer
+ * waits forever for a stage to refill. Only for the GPU test that the driver
+ * gives up on a kernel that never finishes (make build-broken). */
 __device__ __forceinline__ void consumer_release(pipeline *p, int s)
 {
+#ifdef BROKEN_RELEASE
+    (void)p;
+    (void)s;
+#else
     mbarrier_arrive(&p->empty[s]);
+#endif
+}
+
+/* Cluster forms (v6), for barriers that other CTAs of the cluster arrive on. */
+
+/* As producer_acquire / consumer_acquire, acquiring at cluster scope what
+ * threads of other CTAs released (for v6's tile slot, written by CTA 0). */
+__device__ __forceinline__ void producer_acquire_cluster(pipeline *p)
+{
+    mbarrier_wait_parity_acquire_cluster(&p->empty[p->stage], p->phase);
+}
+
+__device__ __forceinline__ void consumer_acquire_cluster(pipeline *p)
+{
+    mbarrier_wait_parity_acquire_cluster(&p->full[p->stage], p->phase);
+}
+
+/* Consumer: one arrival at stage s's empty barrier in CTA `cta` of the
+ * cluster (when every CTA's producer writes into every CTA's stage s, each
+ * must hear from all the consumers). */
+__device__ __forceinline__ void consumer_release_cluster(pipeline *p, int s, uint32_t cta)
+{
+    mbarrier_arrive_shared_cluster(mapa_shared_cluster(&p->empty[s], cta));
 }
 
 /* Either side: move to the next stage, flipping the parity on wrap-around. */

@@ -19,6 +19,33 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
                  : "memory");
 }
 
+/* Global -> shared of every CTA in cta_mask (bit r: cluster rank r), at the
+ * same offset in each; each destination's mbarrier at bar's offset gets the
+ * bytes as complete_tx. One L2 read feeds several SMs. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
+    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar)),
+                    "h"(cta_mask)
+                 : "memory");
+}
+
+/* Global -> shared, cta_group::2 (sm_100a, Blackwell v6): the tile lands in
+ * THIS CTA's shared memory at dst, and its bytes complete on the mbarrier at
+ * bar_cluster, which may be the peer CTA's (the pair's leader), named by a
+ * mapa address. Form as in CUTLASS SM100_TMA_2SM_LOAD (copy_sm100_tma.hpp,
+ * which clears the peer bit instead of using mapa) and DeepGEMM. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_cta2(
+    void *dst, const CUtensorMap *map, int col, int row, uint32_t bar_cluster)
+{
+    asm volatile("cp.async.bulk.tensor.2d.cta_group::2.shared::cluster.global.tile"
+                 ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(bar_cluster)
+                 : "memory");
+}
+
 /* Shared -> global; completion is tracked by bulk groups of the issuing thread. */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_shared_to_global(
     const CUtensorMap *map, int col, int row, const void *src)
@@ -33,11 +60,13 @@ __device__ __forceinline__ void cp_async_bulk_commit_group()
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
 
-/* Waits until every committed bulk store has finished READING shared memory,
- * so the buffer may be reused or the CTA may exit. */
-__device__ __forceinline__ void cp_async_bulk_wait_group_read_0()
+/* Waits until at most N of this thread's committed bulk groups are still
+ * READING shared memory (N = 0: all have read it), so their buffers may be
+ * reused or the CTA may exit. N is an immediate in the instruction. */
+template <int N>
+__device__ __forceinline__ void cp_async_bulk_wait_group_read()
 {
-    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" :: "n"(N) : "memory");
 }
 
 #endif

@@ -11,6 +11,6 @@ IFS=';' read -r -a shapes <<<"$SHAPES"
 for shape in "${shapes[@]}"; do
     for step in $STEPS; do
         # shellcheck disable=SC2086
-        timeout 300 ./${step%%_*} $shape --check none --reps ${REPS:-50} --warmup 20 --csv "$csv" | grep -E '^(time|ratio|clock)'
+        timeout 300 ./${step%%_*} $shape --check none --reps ${REPS:-50} --warmup 20 --csv "$csv" | grep -E '^(baseline|time|ratio|energy|clock)'
     done
 done

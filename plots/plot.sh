@@ -3,7 +3,10 @@
 # Clustered bar chart of TFLOPS: one cluster per shape (MxNxK), one bar per
 # step, plus a final "cuBLAS" bar (mean of that shape's cublas_tflops).
 # CSV columns: date,git_rev,gpu,sm_clock_mhz,power_w,step,M,N,K,ms,tflops,
-#              cublas_ms,cublas_tflops,ratio,check   (header line first)
+#              cublas_ms,cublas_tflops,ratio,check   (header line first), read
+#              by position; later drivers append more columns (best_ms, ...,
+#              energy), which this script ignores. cublas_* is cuBLAS's
+#              default algorithm; rows without it (--baseline best) add no bar.
 set -euo pipefail
 
 die() { echo "plot.sh: $*" >&2; exit 1; }

@@ -22,6 +22,7 @@
 #include "../common/tile_order.h"
 #include "../common/tmap.h"
 #include "../common/verify.h"
+#include "../common/waitlimit.h"
 
 /* ---- harness ------------------------------------------------------------ */
 
@@ -287,6 +288,8 @@ static void test_cli_defaults(void)
     EXPECT(o.reps == 30, "reps %d, want 30", o.reps);
     EXPECT(o.warmup == 5, "warmup %d, want 5", o.warmup);
     EXPECT(o.check == CHECK_BOTH, "check %d, want CHECK_BOTH", (int)o.check);
+    EXPECT(o.baseline == BASELINE_BOTH, "baseline %d, want BASELINE_BOTH", (int)o.baseline);
+    EXPECT(o.time_limit == 0, "time_limit %g, want 0 (from the problem size)", o.time_limit);
     EXPECT(o.seed == 1, "seed %llu, want 1", (unsigned long long)o.seed);
     EXPECT(o.csv == NULL, "csv not NULL");
     EXPECT(!o.help, "help set");
@@ -337,6 +340,11 @@ static void test_cli_errors(void)
               "--foo");
     CLI_ERROR("cli_error_check_bad_value", "--check", "maybe", "--check", "maybe");
     CLI_ERROR("cli_error_check_missing_value", "--check", NULL, "--check");
+    CLI_ERROR("cli_error_baseline_bad_value", "--baseline", "maybe", "--baseline", "maybe");
+    CLI_ERROR("cli_error_baseline_missing_value", "--baseline", NULL, "8", "8", "8", "--baseline");
+    CLI_ERROR("cli_error_time_limit_zero", "--time-limit", NULL, "--time-limit", "0");
+    CLI_ERROR("cli_error_time_limit_fraction", "--time-limit", NULL, "--time-limit", "1.5");
+    CLI_ERROR("cli_error_time_limit_missing", "--time-limit", NULL, "--time-limit");
     CLI_ERROR("cli_error_reps_non_numeric", "--reps", NULL, "--reps", "abc");
     CLI_ERROR("cli_error_reps_negative", "--reps", NULL, "--reps", "-1");
     CLI_ERROR("cli_error_reps_missing", "--reps", NULL, "--reps");
@@ -358,7 +366,17 @@ static void test_cli_options(void)
         EXPECT(rc == 0 && o.check == modes[i].mode, "--check %s: rc %d, check %d, want %d",
                modes[i].arg, rc, (int)o.check, (int)modes[i].mode);
     }
-    int rc = parse_args(&o, err, sizeof err, 2, ARGS("--reps", "0"));
+    static const struct { const char *arg; baseline_mode mode; } bases[] = {
+        {"default", BASELINE_DEFAULT}, {"best", BASELINE_BEST}, {"both", BASELINE_BOTH}};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        int rc = parse_args(&o, err, sizeof err, 2, ARGS("--baseline", bases[i].arg));
+        EXPECT(rc == 0 && o.baseline == bases[i].mode, "--baseline %s: rc %d, baseline %d, want %d",
+               bases[i].arg, rc, (int)o.baseline, (int)bases[i].mode);
+        EXPECT(o.check == CHECK_BOTH, "--baseline %s changed check to %d", bases[i].arg, (int)o.check);
+    }
+    int rc = parse_args(&o, err, sizeof err, 2, ARGS("--time-limit", "7"));
+    EXPECT(rc == 0 && o.time_limit == 7.0, "--time-limit 7: rc %d time_limit %g", rc, o.time_limit);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--reps", "0"));
     EXPECT(rc == 0 && o.reps == 0, "--reps 0: rc %d reps %d", rc, o.reps);
     EXPECT(o.warmup == 5, "--reps changed warmup to %d", o.warmup);
     rc = parse_args(&o, err, sizeof err, 2, ARGS("--warmup", "0"));
@@ -1192,6 +1210,46 @@ static void test_check_reference(void)
     end();
 }
 
+/* ---- wait_limit_s ------------------------------------------------------- */
+
+static void expect_limit(int line, int M, int N, int K, double calls, double want)
+{
+    double got = wait_limit_s(M, N, K, calls);
+    if (!(fabs(got - want) <= 1e-9 * want))
+        failf(line, "wait_limit_s(%d, %d, %d, %g) = %.17g, want %.17g", M, N, K, calls, got, want);
+}
+#define EXPECT_LIMIT(M, N, K, calls, want) expect_limit(__LINE__, M, N, K, calls, want)
+
+static void test_wait_limit(void)
+{
+    begin("wait_limit_floor_and_rate");
+    /* Small problems, however many calls queued, get the floor. */
+    EXPECT_LIMIT(1, 1, 1, 1, WAIT_LIMIT_MIN_S);
+    EXPECT_LIMIT(4096, 4096, 4096, 100, WAIT_LIMIT_MIN_S); /* 13.7 TFLOP: 2.7 s at the rate */
+    /* Large ones: the flops at WAIT_LIMIT_TFLOPS. 2 * 8192^3 = 1.0995e12 flop per call. */
+    const double f8k = 2.0 * 8192.0 * 8192.0 * 8192.0;
+    EXPECT_LIMIT(8192, 8192, 8192, 1, WAIT_LIMIT_MIN_S);   /* 0.22 s: the floor still */
+    EXPECT_LIMIT(8192, 8192, 8192, 90, 90 * f8k / (WAIT_LIMIT_TFLOPS * 1e12));
+    EXPECT_LIMIT(16384, 16384, 16384, 1, WAIT_LIMIT_MIN_S);
+    EXPECT_LIMIT(16384, 16384, 16384, 30, 30 * 8 * f8k / (WAIT_LIMIT_TFLOPS * 1e12));
+    /* Exactly at the crossover the two terms agree. */
+    const double calls_at_floor = WAIT_LIMIT_MIN_S * WAIT_LIMIT_TFLOPS * 1e12 / f8k;
+    EXPECT_LIMIT(8192, 8192, 8192, calls_at_floor, WAIT_LIMIT_MIN_S);
+    /* Proportional to the calls and to each size above the floor. */
+    double a = wait_limit_s(8192, 8192, 8192, 1000);
+    EXPECT(fabs(wait_limit_s(8192, 8192, 8192, 2000) / a - 2) < 1e-12, "not linear in calls");
+    EXPECT(fabs(wait_limit_s(16384, 8192, 8192, 1000) / a - 2) < 1e-12, "not linear in M");
+    EXPECT(fabs(wait_limit_s(8192, 16384, 8192, 1000) / a - 2) < 1e-12, "not linear in N");
+    EXPECT(fabs(wait_limit_s(8192, 8192, 16384, 1000) / a - 2) < 1e-12, "not linear in K");
+    /* The largest sizes: 2 M N K overflows any integer type; must stay finite and positive. */
+    double big = wait_limit_s(MAX_SIZE, MAX_SIZE, MAX_SIZE, 1);
+    EXPECT(isfinite(big) && big > 1e15, "wait_limit_s at MAX_SIZE^3 = %g", big);
+    /* Never below the floor, for any shape or call count. */
+    EXPECT(wait_limit_s(1, MAX_SIZE, 1, 0) == WAIT_LIMIT_MIN_S, "0 calls not the floor");
+    EXPECT(wait_limit_s(3, 8191, 10000, 3) == WAIT_LIMIT_MIN_S, "skinny shape not the floor");
+    end();
+}
+
 int main(void)
 {
     test_f16_to_float_values();
@@ -1214,6 +1272,7 @@ int main(void)
     test_umma_smem_desc();
     test_umma_idesc();
     test_matmul_pick();
+    test_wait_limit();
 
     test_fill_exact();
     test_fill_random();

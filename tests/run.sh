@@ -3,7 +3,8 @@
 # tests of common/ (build/tests/host_tests) pass, every step's command line
 # rejects bad input before touching a GPU, the compiled code of every step
 # has what its stage is about (wgmma, TMA, mbarriers, setmaxnreg) and no
-# spills, stack frame or serialization warnings, and the plot script works.
+# spills, stack frame or serialization warnings, the deliberately deadlocked
+# v4 of make test-gpu really lacks its release, and the plot script works.
 #
 # Every check prints PASS <name>, FAIL <name>: <why> or SKIP <name> (<why>);
 # the last line is "N passed, N failed, N skipped"; exit 1 if any failed.
@@ -111,7 +112,7 @@ for step in $STEPS; do
 
     # Bad input: exit 2, one line on stderr saying error, nothing on stdout.
     for args in "abc 1 1" "1 2" "0 1 1" "-5 1 1" "1 1 99999999999" "8 8 8 --bogus" \
-        "8 8 8 --check maybe"; do
+        "8 8 8 --check maybe" "8 8 8 --baseline maybe" "8 8 8 --time-limit 0"; do
         name="cli $bin $args"
         # shellcheck disable=SC2086
         run_bin "$bin" $args
@@ -251,7 +252,27 @@ for step in $BW_STEPS; do
     check_ptxas_log "$step (sm_100a)" "$log"
 done
 
-# ---- f. plot -------------------------------------------------------------------
+# ---- f. the deliberately deadlocked v4 (make build-broken, for make test-gpu) ---
+# Built with -DBROKEN_RELEASE, consumer_release() must issue no arrival: the
+# GPU test of the driver's time limit relies on that kernel never finishing.
+case " $STEPS " in
+*" v4_raster "*)
+    bptx=$BUILD_DIR/broken/v4_raster/hopper.ptx ptx=$BUILD_DIR/v4_raster/hopper.ptx
+    arrive='mbarrier.arrive.shared::cta.b64'
+    check "binary $BUILD_DIR/broken/v4" "missing or not executable" test -x "$BUILD_DIR/broken/v4"
+    if [ ! -s "$bptx" ] || [ ! -s "$ptx" ]; then
+        bad "broken v4 drops the release" "$bptx or $ptx missing or empty"
+    elif ! has "$ptx" "$arrive"; then
+        bad "broken v4 drops the release" "v4 itself has no $arrive (the check is stale)"
+    elif has "$bptx" "$arrive"; then
+        bad "broken v4 drops the release" "$bptx still has $arrive"
+    else
+        ok "broken v4 drops the release (v4 has $arrive, the broken build none)"
+    fi
+    ;;
+esac
+
+# ---- g. plot -------------------------------------------------------------------
 if ! command -v gnuplot >/dev/null 2>&1; then
     skipped "plot sample.csv" "gnuplot not installed"
     skipped "plot header-only csv" "gnuplot not installed"

@@ -179,7 +179,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
                 cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0,
                                                          smem + slice * (BM * 128));
         cp_async_bulk_commit_group();
-        cp_async_bulk_wait_group_read_0(); /* shared memory must outlive the store's reads */
+        cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the store's reads */
     }
     __syncwarp(); /* warp 0 converged again for the .sync.aligned dealloc */
 

@@ -38,7 +38,7 @@
  *
  * PTX first used here (wrappers in common/clc.cuh):
  * clusterlaunchcontrol.try_cancel, ld.shared.b128,
- * clusterlaunchcontrol.query_cancel, mbarrier.try_wait .acquire.cluster.
+ * clusterlaunchcontrol.query_cancel.
  *
  * Operand forms checked against CUTLASS (cute/arch/mma_sm100_umma.hpp,
  * mma_sm100_desc.hpp, copy_sm100.hpp, tmem_allocator_sm100.hpp, the CLC
@@ -65,7 +65,6 @@
 #include "../common/pipeline.cuh"
 #include "../common/tile_order.h"
 #include "../common/warpgroup.cuh"
-#include "../common/cluster.cuh"
 #include "../common/clc.cuh"
 
 #define BM 128                        /* rows of C per tile = MMA M = TMEM lanes    */
@@ -109,7 +108,7 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
  * blockIdx.x), or -1 when the scheduler's try_cancel failed. */
 __device__ __forceinline__ int next_tile(pipeline *clc, const uint32_t *response)
 {
-    mbarrier_wait_parity_acquire_cluster(&clc->full[clc->stage], clc->phase);
+    consumer_acquire_cluster(clc); /* the response completes at cluster scope */
     const unsigned __int128 r = ld_shared_b128(response);
     const int tile = clusterlaunchcontrol_query_cancel_is_canceled(r)
                          ? (int)clusterlaunchcontrol_query_cancel_get_first_ctaid_x(r)
@@ -267,7 +266,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
                         cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0,
                                                                  c_slice);
                     cp_async_bulk_commit_group();
-                    cp_async_bulk_wait_group_read_0(); /* the slice buffer is read out */
+                    cp_async_bulk_wait_group_read<0>(); /* the slice buffer is read out */
                 }
                 bar_sync(1, EPI_THREADS); /* before anyone writes the slice buffer again */
             }

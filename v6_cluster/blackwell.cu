@@ -39,12 +39,13 @@
  * tcgen05.fence::after_thread_sync after it. They stand around every such
  * synchronization here, including where the seed's listing shows none.
  *
- * PTX first used here (wrappers in common/tcgen05.cuh, common/cluster.cuh,
- * common/clc.cuh): tcgen05.{alloc,relinquish_alloc_permit,dealloc,mma}
+ * PTX first used here (wrappers in common/tcgen05.cuh, tma.cuh, mbarrier.cuh,
+ * cluster.cuh, clc.cuh): tcgen05.{alloc,relinquish_alloc_permit,dealloc,mma}
  * .cta_group::2, tcgen05.commit .multicast::cluster, cp.async.bulk.tensor
- * .cta_group::2, mapa, mbarrier.arrive(.expect_tx).release.cluster on
- * shared::cluster addresses, barrier.cluster, %cluster_ctarank,
- * clusterlaunchcontrol.try_cancel .multicast::cluster::all.
+ * .cta_group::2, mbarrier.arrive.expect_tx.release.cluster on a
+ * shared::cluster address, clusterlaunchcontrol.try_cancel
+ * .multicast::cluster::all (mapa, remote arrivals, barrier.cluster and
+ * %cluster_ctarank as in the Hopper v6).
  *
  * Operand forms checked against CUTLASS (cute/arch/mma_sm100_umma.hpp
  * SM100_MMA_F16BF16_2x1SM_SS, copy_sm100_tma.hpp, tmem_allocator_sm100.hpp,
@@ -125,7 +126,7 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full, uint3
  * failed. The slot is released on the leader's clc_empty. */
 __device__ __forceinline__ int next_tile(pipeline *clc, const uint32_t *response)
 {
-    mbarrier_wait_parity_acquire_cluster(&clc->full[clc->stage], clc->phase);
+    consumer_acquire_cluster(clc); /* the response completes at cluster scope */
     const unsigned __int128 r = ld_shared_b128(response);
     const int tile = clusterlaunchcontrol_query_cancel_is_canceled(r)
                          ? (int)(clusterlaunchcontrol_query_cancel_get_first_ctaid_x(r) / 2)
@@ -196,7 +197,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
                 int m_block, n_block;
                 tile_map_coord(&tiles, tile, &m_block, &n_block);
                 for (int kt = 0; kt < k_tiles; kt++) {
-                    mbarrier_wait_parity_acquire_cluster(&pipe.empty[pipe.stage], pipe.phase);
+                    producer_acquire_cluster(&pipe); /* released by the leader's commit */
                     load_stage(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], rank, &tmap_a,
                                &tmap_b, kt, m_block * BM + rank * HALF_M,
                                n_block * BN + rank * HALF_N);
@@ -216,13 +217,13 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
             for (int tile = blockIdx.x / 2; tile >= 0; tile = next_tile(&clc, clc_response)) {
                 if (rank != 0)
                     continue;
-                mbarrier_wait_parity_acquire_cluster(&accp.empty[accp.stage], accp.phase);
+                producer_acquire_cluster(&accp); /* both epilogues have read this stage */
                 tcgen05_fence_after_thread_sync();
                 const uint32_t acc = tmem + accp.stage * BN;
                 for (int kt = 0; kt < k_tiles; kt++) {
                     uint8_t *tile_a = smem + pipe.stage * STAGE_BYTES; /* [HALF_M][BK] fp16, swizzled */
                     uint8_t *tile_b = tile_a + TILE_A_BYTES;           /* [HALF_N][BK] fp16, swizzled */
-                    mbarrier_wait_parity_acquire_cluster(&pipe.full[pipe.stage], pipe.phase);
+                    consumer_acquire_cluster(&pipe); /* both CTAs' halves have landed */
                     tcgen05_fence_after_thread_sync();
 #pragma unroll
                     for (int k = 0; k < BK / MMA_K; k++) {
@@ -254,7 +255,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
             do {
                 if (rank == 0) {
                     /* every reader of both CTAs is done with the last response */
-                    mbarrier_wait_parity_acquire_cluster(&sched.empty[sched.stage], sched.phase);
+                    producer_acquire_cluster(&sched);
                     /* each CTA's clc_full expects its 16 bytes of the multicast */
                     mbarrier_arrive_expect_tx_release_cluster(
                         mapa_shared_cluster(&sched.full[sched.stage], 0), 16);
@@ -278,7 +279,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
             int m_block, n_block;
             tile_map_coord(&tiles, tile, &m_block, &n_block);
             const int m0 = m_block * BM + rank * HALF_M, n0 = n_block * BN;
-            mbarrier_wait_parity_acquire_cluster(&accp.full[accp.stage], accp.phase);
+            consumer_acquire_cluster(&accp); /* the leader's multicast commit */
             tcgen05_fence_after_thread_sync();
             const uint32_t acc = tmem + accp.stage * BN;
 #pragma unroll 1
@@ -309,7 +310,7 @@ matmul_kernel_sm100(const __grid_constant__ CUtensorMap tmap_a, const __grid_con
                         cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0,
                                                                  c_slice);
                     cp_async_bulk_commit_group();
-                    cp_async_bulk_wait_group_read_0(); /* the slice buffer is read out */
+                    cp_async_bulk_wait_group_read<0>(); /* the slice buffer is read out */
                 }
                 bar_sync(1, EPI_THREADS); /* before anyone writes the slice buffer again */
             }
