@@ -34,31 +34,47 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench plot clean help bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench plot clean help ptx sass ncu diff bw-extra FORCE
 all: $(BINS)
 
 help:
-	@echo "make v0 | v1 | v2   build one step (./vN M N K runs it)"
+	@echo "make vN             build one step, vN in: $(BINS) (./vN M N K runs it)"
 	@echo "make all            build every step"
 	@echo "make test           CPU tests: builds, host tests, compiled-code checks, plot (no GPU needed)"
-	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer"
+	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer,"
+	@echo "                    two streams at once and CUDA-graph replay (build/tests/streams_graph_vN)"
 	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
-	@echo "make plot           plots/results.csv -> plots/tflops.png and .svg (needs gnuplot)"
+	@echo "make plot           plots/results.csv -> plots/tflops.png/.svg and plots/ratio.png/.svg (needs gnuplot)"
+	@echo "make ptx VERSION=vN    the step's PTX (each track: hopper, blackwell) -> build/<step>/<track>.ptx"
+	@echo "make sass VERSION=vN   the step's SASS -> build/<step>/<track>.sass, with a count of its MMA"
+	@echo "                       instructions and of local-memory accesses (needs cuobjdump or nvdisasm)"
+	@echo "make ncu VERSION=vN [SIZE=\"M N K\"]  Nsight Compute on one launch of the step and one of"
+	@echo "                       cuBLAS, side by side (needs ncu and a GPU; SIZE defaults to 8192^3)"
+	@echo "make diff FROM=vN TO=vM [TRACK=hopper|blackwell]  diff -u of the two steps' kernel files"
 	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
+	@echo "make clean          remove build/ and the step binaries"
 
-# One binary per step: hopper.cu, blackwell.cu where BW_STEPS lists the step,
-# and dispatch.o, which picks between them at run time (common/dispatch.c).
+# The objects that make up one step's matmul(): hopper.cu, blackwell.cu where
+# BW_STEPS lists the step, dispatch.o (which picks between them at run time,
+# common/dispatch.c) and common/, i.e. everything its binary links but its
+# main: test programs link the same set, so they get exactly the step's
+# public matmul().
 HAS_BW = $(if $(filter $(1),$(BW_STEPS)),1,0)
+step_objs = build/$(1)/hopper.o $(if $(filter 1,$(call HAS_BW,$(1))),build/$(1)/blackwell.o) \
+            build/$(1)/dispatch.o $(COMMON_OBJ)
+
 define STEP_RULES
-$(call SHORT,$(1)): build/$(1)/hopper.o $(if $(filter 1,$(call HAS_BW,$(1))),build/$(1)/blackwell.o) \
-                    build/$(1)/dispatch.o build/$(1)/main.o $(COMMON_OBJ)
+$(call SHORT,$(1)): build/$(1)/main.o $(call step_objs,$(1))
+	$(NVCC) -o $$@ $$^ $(LDLIBS)
+build/tests/streams_graph_$(call SHORT,$(1)): build/tests/streams_graph.o $(call step_objs,$(1))
 	$(NVCC) -o $$@ $$^ $(LDLIBS)
 build/$(1)/dispatch.o: common/dispatch.c $(COMMON_HDR) Makefile
 	@mkdir -p $$(@D)
 	$(CC) $(CFLAGS) -DSTEP_NAME='"$(1)"' -DHAVE_SM100=$(call HAS_BW,$(1)) -c $$< -o $$@
 endef
 $(foreach s,$(STEPS),$(eval $(call STEP_RULES,$(s))))
+STREAMS_GRAPH := $(BINS:%=build/tests/streams_graph_%)
 
 build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
@@ -82,14 +98,18 @@ bw-extra: $(BW_EXTRA:%=build/%/blackwell.o) $(BW_EXTRA:%=build/%/blackwell.ptx)
 	    ! grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' build/$$s/blackwell.ptx || exit 1; \
 	done
 
-# PTX of each step, for the compiled-code tests.
-build/%/hopper.ptx: %/hopper.cu $(COMMON_HDR)
+# PTX and cubin of each kernel file, for the compiled-code tests and `make
+# ptx/sass`: each track with its own target (hopper.cu sm_90a, blackwell.cu
+# sm_100a), otherwise the flags of the build, less the ptxas report.
+GENCODE_hopper    := -gencode=arch=compute_90a,code=sm_90a
+GENCODE_blackwell := -gencode=arch=compute_100a,code=sm_100a
+track_flags = $(filter-out -Xptxas -v -gencode=%,$(NVFLAGS)) $(GENCODE_$(notdir $(1)))
+build/%.ptx: %.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
-	$(NVCC) $(filter-out -Xptxas -v,$(NVFLAGS)) -ptx $< -o $@
-
-build/%/blackwell.ptx: %/blackwell.cu $(COMMON_HDR)
+	$(NVCC) $(call track_flags,$*) -ptx $< -o $@
+build/%.cubin: %.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
-	$(NVCC) $(filter-out -Xptxas -v,$(BW_NVFLAGS)) -ptx $< -o $@
+	$(NVCC) $(call track_flags,$*) -cubin $< -o $@
 
 # v4 with -DBROKEN_RELEASE: consumer_release() does not arrive, so the producer
 # waits forever for a free stage once K has more k-tiles than the ring has
@@ -122,7 +142,7 @@ build/common/%.o: common/%.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-build/tests/host_tests.o: tests/host_tests.c $(COMMON_HDR)
+build/tests/%.o: tests/%.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -130,17 +150,68 @@ build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
 test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) \
-      build/tests/host_tests build/broken/v4 build/broken/v4_raster/hopper.ptx
+      build/tests/host_tests $(STREAMS_GRAPH) build/broken/v4 build/broken/v4_raster/hopper.ptx
 	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
-test-gpu: $(BINS) build/broken/v4
+test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4
 	@STEPS="$(STEPS)" bash tests/gpu.sh
 
 bench: $(BINS)
 	@STEPS="$(STEPS)" bash plots/bench.sh plots/results.csv
 
 plot:
-	bash plots/plot.sh plots/results.csv plots/tflops
+	bash plots/plot.sh plots/results.csv plots/tflops plots/ratio
+
+# ---- learner tools: make ptx|sass|ncu VERSION=vN, make diff FROM=vN TO=vM ----
+# step_of(v4) = v4_raster (also accepts the full name); empty if no such step.
+step_of = $(firstword $(foreach s,$(STEPS),$(if $(filter $(1) $(1)_%,$(s)),$(s))))
+# The kernel files (tracks) a step has: hopper, and blackwell where it exists.
+tracks_of = $(patsubst $(1)/%.cu,%,$(wildcard $(1)/hopper.cu $(1)/blackwell.cu))
+bad_version = $(error $(1)='$(2)' is no step: use one of $(BINS) (e.g. $(1)=v4))
+
+ifneq ($(filter ptx sass ncu,$(MAKECMDGOALS)),)
+STEP := $(call step_of,$(VERSION))
+ifeq ($(STEP),)
+$(call bad_version,VERSION,$(VERSION))
+endif
+TRACKS := $(call tracks_of,$(STEP))
+endif
+
+ptx: $(TRACKS:%=build/$(STEP)/%.ptx)
+	@for f in $^; do echo "$$f"; done
+
+# The disassembler, where nvcc's own directory may hold it (nvcc on PATH can
+# be a wrapper elsewhere; nvcc --dryrun names its real directory as _HERE_).
+CUDA_BIN ?= $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^\#\$$ _HERE_=//p')
+sass: $(TRACKS:%=build/$(STEP)/%.cubin)
+	@CUDA_BIN="$(CUDA_BIN)" bash tools/sass.sh $^
+
+SIZE ?= 8192 8192 8192
+ncu: $(call SHORT,$(STEP)) $(TRACKS:%=build/$(STEP)/%.ptx)
+	@CUDA_BIN="$(CUDA_BIN)" bash tools/ncu.sh $(STEP) ./$(call SHORT,$(STEP)) "$(SIZE)" $(TRACKS:%=build/$(STEP)/%.ptx)
+
+ifneq ($(filter diff,$(MAKECMDGOALS)),)
+TRACK ?= hopper
+DIFF_FROM := $(call step_of,$(FROM))
+DIFF_TO := $(call step_of,$(TO))
+ifeq ($(DIFF_FROM),)
+$(call bad_version,FROM,$(FROM))
+endif
+ifeq ($(DIFF_TO),)
+$(call bad_version,TO,$(TO))
+endif
+ifeq ($(filter hopper blackwell,$(TRACK)),)
+$(error TRACK='$(TRACK)' is not a track: use hopper or blackwell)
+endif
+DIFF_FILES := $(DIFF_FROM)/$(TRACK).cu $(DIFF_TO)/$(TRACK).cu
+ifneq ($(words $(wildcard $(DIFF_FILES))),2)
+$(error $(firstword $(filter-out $(wildcard $(DIFF_FILES)),$(DIFF_FILES))) does not exist (TRACK=$(TRACK)))
+endif
+endif
+
+# diff exits 1 when the files differ, which is the point here; 2 is trouble.
+diff:
+	@diff -u $(DIFF_FILES); [ $$? -le 1 ]
 
 clean:
 	rm -rf build $(BINS)

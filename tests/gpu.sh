@@ -2,11 +2,13 @@
 # GPU tests (make test-gpu), for an H100 or H200. Every step over a sweep of
 # shapes with both checks (exact and random; each also re-runs and demands a
 # bitwise-identical result), then compute-sanitizer (memcheck, racecheck,
-# synccheck) on small shapes. Every run has a time limit, so a deadlocked
-# kernel fails instead of hanging. The steps run side by side (one job each);
-# their logs are in build/gpu-test-<step>.log. Then, alone on the GPU, the
-# driver's own time limit: build/broken/v4 (make build-broken), whose kernel
-# waits forever on a barrier, must end with exit 1 and one line naming it.
+# synccheck) on small shapes, and the library-caller checks of
+# build/tests/streams_graph_vN (two streams at once, CUDA graphs). Every run
+# has a time limit, so a deadlocked kernel fails instead of hanging. The steps
+# run side by side (one job each); their logs are in build/gpu-test-<step>.log.
+# Then, alone on the GPU, the driver's own time limit: build/broken/v4 (make
+# build-broken), whose kernel waits forever on a barrier, must end with exit 1
+# and one line naming it.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 STEPS=${STEPS:?}
@@ -34,6 +36,23 @@ run() { # name seconds command...
     fi
 }
 
+# A program that prints its own "PASS x" / "FAIL x: why" lines: those lines,
+# named after it; a non-zero exit without a FAIL line (a crash, the time
+# limit) is one more FAIL, with the end of its output.
+run_checks() { # name seconds command...
+    local name=$1 secs=$2 out rc
+    shift 2
+    out=$(timeout "$secs" "$@" 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | awk -v n="$name" '/^(PASS|FAIL) / { print $1 " " n ": " substr($0, 6) }'
+    if [ $rc -ne 0 ]; then
+        if ! printf '%s\n' "$out" | grep -q '^FAIL '; then
+            [ $rc -eq 124 ] && echo "FAIL $name (timed out after ${secs}s)" || echo "FAIL $name (exit $rc)"
+        fi
+        printf '%s\n' "$out" | grep -v '^PASS ' | tail -8 | sed 's/^/    /'
+    fi
+}
+
 # Exit status 1 and exactly one line on stderr naming the reason.
 expect_refusal() { # name pattern command...
     local name=$1 pattern=$2 err rc t0=$SECONDS
@@ -50,6 +69,8 @@ expect_refusal() { # name pattern command...
 
 test_step() {
     local bin=./${1%%_*} shape tool
+    # Two streams at once, CUDA-graph capture and replay (tests/streams_graph.c).
+    run_checks "streams_graph_${1%%_*}" 300 "build/tests/streams_graph_${1%%_*}"
     expect_refusal "$bin 200000 200000 200000 (too large for memory)" "GiB of GPU memory" \
         "$bin" 200000 200000 200000 --reps 0
     for shape in "${SHAPES[@]}"; do

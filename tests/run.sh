@@ -273,25 +273,170 @@ case " $STEPS " in
 esac
 
 # ---- g. plot -------------------------------------------------------------------
+# plots/sample.csv (SAMPLE, not measured) has two GPUs whose ratios differ
+# (v2_pipeline at 4096^3: 0.75 on one, 0.82 on the other, 0.78 their mean)
+# and the extra columns best_ms, best_tflops, ratio_best at the end.
+png_ok() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+has_all() { local f=$1 s; shift; for s in "$@"; do grep -qF -- "$s" "$f" || return 1; done; }
+plot_csv() { timeout 120 bash plots/plot.sh "$1" "$tmp/$2-tflops" "$tmp/$2-ratio" >"$tmp/plot.log" 2>&1; }
 if ! command -v gnuplot >/dev/null 2>&1; then
-    skipped "plot sample.csv" "gnuplot not installed"
-    skipped "plot header-only csv" "gnuplot not installed"
+    skipped "plot" "gnuplot not installed"
+elif ! plot_csv plots/sample.csv s; then
+    bad "plot sample.csv" "plot.sh failed: $(tail -n 1 "$tmp/plot.log")"
 else
-    if ! timeout 120 bash plots/plot.sh plots/sample.csv "$tmp/chart" >"$tmp/plot.log" 2>&1; then
-        bad "plot sample.csv" "plot.sh failed: $(tail -n 1 "$tmp/plot.log")"
+    for c in tflops ratio; do
+        check "plot sample.csv -> $c.png" "missing, empty or not a PNG" png_ok "$tmp/s-$c.png"
+        check "plot sample.csv -> $c.svg" "missing, empty or without <svg" grep -qs '<svg' "$tmp/s-$c.svg"
+        check "plot $c: one panel per GPU" "both GPUs' titles not in the SVG" \
+            has_all "$tmp/s-$c.svg" "SAMPLE H100" "SAMPLE H200"
+    done
+    check "plot ratio: each GPU's own ratio, not averaged" "labels >0.75< and >0.82< wanted, >0.78< not" \
+        eval 'has_all "$tmp/s-ratio.svg" ">0.75<" ">0.82<" && ! grep -qF ">0.78<" "$tmp/s-ratio.svg"'
+    check "plot ratio: ratio_best markers" "no 'vs best cuBLASLt' key in the SVG" \
+        grep -qF "vs best cuBLASLt" "$tmp/s-ratio.svg"
+
+    # Columns are found by name: the same data with the columns in reverse
+    # order and without ratio_best (a CSV from before that column).
+    awk -F, '{ o = ""; for (i = NF; i >= 1; i--) if (i != 18) o = o (o == "" ? "" : ",") $i; print o }' \
+        plots/sample.csv >"$tmp/reversed.csv"
+    if ! plot_csv "$tmp/reversed.csv" r; then
+        bad "plot csv with reordered columns, no ratio_best" "plot.sh failed: $(tail -n 1 "$tmp/plot.log")"
     else
-        check "plot sample.csv -> png" "chart.png missing, empty or not a PNG" \
-            test "$(head -c 8 "$tmp/chart.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
-        check "plot sample.csv -> svg" "chart.svg missing, empty or without <svg" \
-            grep -qs '<svg' "$tmp/chart.svg"
+        check "plot csv with reordered columns, no ratio_best" "ratio labels or GPU titles missing, or best markers present" \
+            eval 'has_all "$tmp/r-ratio.svg" ">0.75<" ">0.82<" "SAMPLE H200" && ! grep -qF "vs best cuBLASLt" "$tmp/r-ratio.svg"'
     fi
+
     head -n 1 plots/sample.csv >"$tmp/header.csv"
-    if timeout 120 bash plots/plot.sh "$tmp/header.csv" "$tmp/empty" >"$tmp/plot.log" 2>&1; then
-        bad "plot header-only csv fails" "plot.sh exited 0 on a CSV without data rows"
-    else
-        ok "plot header-only csv fails"
-    fi
+    if plot_csv "$tmp/header.csv" h; then bad "plot header-only csv fails" "plot.sh exited 0 on a CSV without data rows"
+    else ok "plot header-only csv fails"; fi
+    sed '1s/,ratio,/,speedup,/' plots/sample.csv >"$tmp/noratio.csv"
+    if plot_csv "$tmp/noratio.csv" n; then bad "plot csv without a ratio column fails" "plot.sh exited 0"
+    elif ! grep -q "column ratio missing" "$tmp/plot.log"; then
+        bad "plot csv without a ratio column fails" "no 'column ratio missing': $(head -n 1 "$tmp/plot.log")"
+    else ok "plot csv without a ratio column fails"; fi
 fi
+
+# ---- h. learner tools: make help, ptx, sass, ncu, diff -------------------------
+# Each either works or fails with one clear line of its own (make adds its
+# "make: *** [...] Error N" trailer, not counted). Run as a fresh make, not
+# as a child of the make running these tests (no jobserver to inherit).
+mk_env=() # more for env(1) before make: see mk_hidden
+mk() { # make args...; sets rc, out/err files
+    (timeout 600 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${mk_env[@]}" make --no-print-directory "$@" \
+        >"$tmp/out" 2>"$tmp/err"; exit $?) 2>/dev/null
+    rc=$?
+    grep -v '^make\(\[[0-9]*\]\)\{0,1\}: \*\*\*' "$tmp/err" >"$tmp/err1"
+}
+# name pattern: non-zero exit, exactly one line of its own on stderr, with pattern.
+one_line_failure() {
+    local n
+    n=$(nlines "$tmp/err1")
+    if [ $rc -eq 0 ]; then bad "$1" "exit 0, want a failure"
+    elif [ "$n" -ne 1 ]; then bad "$1" "$n lines on stderr, want 1: $(first "$tmp/err1")"
+    elif ! grep -qF -- "$2" "$tmp/err1"; then bad "$1" "no '$2' on stderr: $(first "$tmp/err1")"
+    else ok "$1 ($(cut -c1-100 "$tmp/err1"))"; fi
+}
+# A PATH without the tools that make sass and make ncu look for.
+hidden=$tmp/hidden-path
+mkdir -p "$hidden"
+IFS=: read -r -a path_dirs <<<"$PATH"
+for d in "${path_dirs[@]}"; do
+    for f in "$d"/*; do
+        b=${f##*/}
+        case $b in cuobjdump | nvdisasm | ncu) continue ;; esac
+        [ -x "$f" ] && [ ! -e "$hidden/$b" ] && ln -s "$f" "$hidden/$b"
+    done
+done
+# mk with none of the tools: not on PATH, not in CUDA_BIN, no override. nvcc
+# by its own path: through a link it would not find its own directory.
+nvcc_path=$(command -v "${NVCC:-nvcc}")
+mk_hidden() {
+    mk_env=(-u CUOBJDUMP -u NVDISASM -u NCU PATH="$hidden")
+    mk "$@" CUDA_BIN="$tmp/nowhere" NVCC="$nvcc_path"
+    mk_env=()
+}
+sample_step=$(echo "$STEPS" | awk '{ print $NF }') # the last step, e.g. v4_raster
+v=$(short "$sample_step")
+prev_step=$(echo "$STEPS" | awk '{ print (NF > 1 ? $(NF - 1) : $NF) }')
+pv=$(short "$prev_step")
+
+mk help
+for t in all test test-gpu bench plot ptx sass ncu diff clean; do
+    check "make help lists make $t" "not in make help's output" grep -q "^make $t\b" "$tmp/out"
+done
+
+mk ptx VERSION="$v"
+if [ $rc -ne 0 ]; then bad "make ptx VERSION=$v" "$(status $rc): $(first "$tmp/err1")"
+else
+    check "make ptx VERSION=$v names and writes build/$sample_step/hopper.ptx" "not printed, missing or without wgmma" \
+        eval 'grep -qx "build/$sample_step/hopper.ptx" "$tmp/out" && grep -q wgmma.mma_async "build/$sample_step/hopper.ptx"'
+fi
+for args in "VERSION=v99" "VERSION=" "VERSION=abc"; do
+    mk ptx "$args"
+    one_line_failure "make ptx $args" "is no step"
+done
+mk ncu VERSION=v99
+one_line_failure "make ncu VERSION=v99" "is no step"
+
+mk sass VERSION="$v"
+if [ $rc -eq 0 ]; then
+    check "make sass VERSION=$v: SASS with wgmma, no local memory" "summary: $(first "$tmp/out")" \
+        eval 'grep -q "hopper.sass: .* [1-9][0-9]* wgmma (HGMMA), no local memory" "$tmp/out" && test -s "build/$sample_step/hopper.sass"'
+else
+    one_line_failure "make sass VERSION=$v (no disassembler here)" "nvidia-cuda-cuobjdump"
+fi
+mk_hidden sass VERSION="$v"
+one_line_failure "make sass, no cuobjdump/nvdisasm on PATH" "nvidia-cuda-cuobjdump"
+mk_hidden ncu VERSION="$v"
+one_line_failure "make ncu, no ncu on PATH" "ncu (Nsight Compute) not found"
+
+# As this machine is: no ncu, or no GPU (one line each), or a real profile.
+mk ncu VERSION="$v" SIZE="256 256 256"
+if [ $rc -eq 0 ]; then
+    check "make ncu VERSION=$v SIZE=256^3 (ran on a GPU)" "no table: $(first "$tmp/out")" \
+        eval 'grep -q "^tensor pipe active" "$tmp/out" && grep -q "^metric  *$sample_step  *cuBLAS" "$tmp/out"'
+elif grep -q "not found" "$tmp/err1"; then one_line_failure "make ncu VERSION=$v (no ncu here)" "ncu (Nsight Compute) not found"
+else one_line_failure "make ncu VERSION=$v (no GPU here)" "no CUDA GPU"; fi
+mk ncu VERSION="$v" SIZE="1 2"
+one_line_failure "make ncu SIZE=\"1 2\"" "is not three sizes"
+
+mk diff FROM="$pv" TO="$v"
+if [ $rc -ne 0 ]; then bad "make diff FROM=$pv TO=$v" "$(status $rc): $(first "$tmp/err1")"
+else
+    check "make diff FROM=$pv TO=$v: diff -u with $v's header" "no +++ $sample_step/hopper.cu or +/* $sample_step: line" \
+        eval 'grep -q "^+++ $sample_step/hopper.cu" "$tmp/out" && grep -q "^+/\* $sample_step:" "$tmp/out"'
+fi
+mk diff FROM="$pv" TO=v99
+one_line_failure "make diff TO=v99" "is no step"
+mk diff TO="$v"
+one_line_failure "make diff without FROM" "is no step"
+mk diff FROM="$pv" TO="$v" TRACK=ampere
+one_line_failure "make diff TRACK=ampere" "is not a track"
+if [ -f "$prev_step/blackwell.cu" ] && [ -f "$sample_step/blackwell.cu" ]; then
+    mk diff FROM="$pv" TO="$v" TRACK=blackwell
+    check "make diff TRACK=blackwell" "$(status $rc) or no +++ line" \
+        eval '[ $rc -eq 0 ] && grep -q "^+++ $sample_step/blackwell.cu" "$tmp/out"'
+else
+    mk diff FROM="$pv" TO="$v" TRACK=blackwell
+    one_line_failure "make diff TRACK=blackwell (a step without blackwell.cu)" "does not exist"
+fi
+
+# ---- i. streams_graph: a test program per step, linked like the step -------------
+for step in $STEPS; do
+    sg=$BUILD_DIR/tests/streams_graph_$(short "$step")
+    if [ ! -x "$sg" ]; then
+        bad "$sg" "missing or not executable"
+        continue
+    fi
+    run_bin "$sg"
+    if [ $rc -eq 0 ] && grep -q "^[1-9][0-9]* passed, 0 failed$" "$tmp/out"; then ok "$sg (ran on a GPU)"
+    elif [ $rc -eq 1 ] && [ "$(nlines "$tmp/err")" -eq 1 ] && grep -q "no CUDA GPU" "$tmp/err" &&
+        [ ! -s "$tmp/out" ]; then
+        ok "$sg (no GPU: clean exit 1)"
+    else
+        bad "$sg" "$(status $rc), want 0 with 'N passed, 0 failed', or 1 with one 'no CUDA GPU' line (stderr: $(first "$tmp/err"); stdout: $(grep FAIL "$tmp/out" | head -n 1))"
+    fi
+done
 
 for f in "${failed[@]}"; do echo "  failed: $f"; done
 echo "$pass passed, $fail failed, $skip skipped"
