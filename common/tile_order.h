@@ -82,4 +82,46 @@ static inline HOST_DEVICE void tile_map_coord(const tile_map *t, int linear, int
     *n_block = first_n + (int)r;
 }
 
+
+/* Width of the groups (N-columns of tiles) for a problem with k_size and
+ * tiles bn columns wide, on a GPU with l2_bytes of L2. Inside a group the
+ * running tiles walk down the rows, and every one of them reads the B
+ * panels [bn x K] of the group's columns: they are reused for the group's
+ * whole life, so they must stay in L2. As many columns as keep those panels
+ * in half of the L2 (the other half for the A panels streaming past and for
+ * C), at least 1, at most 16. Wider groups read less from DRAM only as long
+ * as that holds; past it every row of the group reads its B panels again
+ * (v4 on an H100 at 16384^3: width 16 ran at 0.60 of cuBLAS, 8 at 0.87, 1 and
+ * 4 at 0.96-0.97; see the README). */
+static inline int tile_order_width(int64_t k_size, int bn, int64_t l2_bytes)
+{
+    const int64_t panel = (int64_t)bn * k_size * 2; /* fp16 bytes of one B panel */
+    int64_t w = l2_bytes / 2 / (panel > 0 ? panel : 1);
+    return w < 1 ? 1 : w > 16 ? 16 : (int)w;
+}
+
+/* The persistent scheduler's claims (v5, v6). The first `grid` units
+ * (tiles, or tile pairs) go to the CTAs (clusters) by their index; the
+ * claim-th atomicAdd on the counter (0, 1, ..) gets unit grid + claim, and
+ * -1 once all `units` are handed out. Every unit is claimed exactly once,
+ * in order, whatever the CTAs' interleaving. */
+static inline HOST_DEVICE int sched_claim(int grid, int claim, int units)
+{
+    return claim < units - grid ? grid + claim : -1;
+}
+
+/* v6: the tile of CTA `rank` (0 or 1) of a 2-CTA cluster working on `pair`.
+ * share_b: the pair is 2 M-blocks x 1 N-block (they share B), ordered by
+ * `pairs` over ((m_blocks + 1) / 2, n_blocks); else 1 x 2 (they share A),
+ * over (m_blocks, (n_blocks + 1) / 2). With an odd count the last pair's
+ * second tile lies past the edge (m or n == the block count). */
+static inline HOST_DEVICE void tile_map_pair_coord(const tile_map *pairs, int pair, int rank,
+                                                   int share_b, int *m_block, int *n_block)
+{
+    int pm, pn;
+    tile_map_coord(pairs, pair, &pm, &pn);
+    *m_block = share_b ? 2 * pm + rank : pm;
+    *n_block = share_b ? pn : 2 * pn + rank;
+}
+
 #endif

@@ -666,6 +666,116 @@ static void test_tile_map(void)
     end();
 }
 
+static void test_tile_order_width(void)
+{
+    begin("tile_order_width");
+    const int64_t mb50 = 50LL << 20; /* the H100's and H200's L2 */
+    /* B panels of 256 x K fp16 in half of the L2: 25 MB / (512 K) bytes */
+    static const int64_t ks[] = {16384, 14336, 8192, 4096, 2048, 1024, 8};
+    static const int want[] = {3, 3, 6, 12, 16, 16, 16};
+    for (int i = 0; i < 7; i++) {
+        int w = tile_order_width(ks[i], 256, mb50);
+        EXPECT(w == want[i], "K=%lld: width %d, want %d", (long long)ks[i], w, want[i]);
+    }
+    EXPECT(tile_order_width(1 << 20, 256, mb50) == 1, "huge K: at least 1");
+    EXPECT(tile_order_width((int64_t)INT_MAX, 256, mb50) == 1, "K = INT_MAX: at least 1, no overflow");
+    EXPECT(tile_order_width(16384, 512, mb50) == 1, "B panels of 512 columns at K=16384: 1");
+    EXPECT(tile_order_width(16384, 256, 40LL << 20) == 2, "a 40 MB L2 at K=16384: 2");
+    /* the width never grows with K */
+    int prev = 16;
+    for (int64_t k = 1; k <= (1 << 22) && !cur_failed; k += k / 7 + 1) {
+        int w = tile_order_width(k, 256, mb50);
+        EXPECT(w >= 1 && w <= 16 && w <= prev, "K=%lld: width %d after %d", (long long)k, w, prev);
+        prev = w;
+    }
+    end();
+}
+
+/* The persistent scheduler, simulated: `grid` CTAs, each starting on its own
+ * unit and then claiming more in a pseudo-random interleaving (each claim is
+ * one atomicAdd on the shared counter). Every unit must be worked on exactly
+ * once, and every CTA must end on a -1. For pairs (v6), each unit is a pair
+ * and both of its tiles, through tile_map_pair_coord, must cover the grid
+ * exactly once (the odd edge's extra tile lying just past it). */
+static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int share_b,
+                           uint64_t seed)
+{
+    const int umb = pairs && share_b ? (mb + 1) / 2 : mb;
+    const int unb = pairs && !share_b ? (nb + 1) / 2 : nb;
+    tile_map t = tile_map_make(umb, unb, sw);
+    const int units = umb * unb;
+    if (grid > units) grid = units; /* the launch never starts more CTAs than units */
+    unsigned char *seen = calloc((size_t)mb * (size_t)nb, 1);
+    int *cur = malloc(sizeof(int) * (size_t)grid);
+    if (!seen || !cur) {
+        failf(__LINE__, "out of memory");
+        free(seen);
+        free(cur);
+        return;
+    }
+    for (int c = 0; c < grid; c++) cur[c] = c;
+    int counter = 0, live = grid, extra = 0;
+    uint64_t x = seed;
+    while (live > 0 && !cur_failed) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int c = (int)((x >> 33) % (uint64_t)grid);
+        if (cur[c] < 0) continue;
+        const int u = cur[c];
+        EXPECT(u < units, "unit %d of %d handed out", u, units);
+        for (int r = 0; r < (pairs ? 2 : 1) && !cur_failed; r++) {
+            int m, n;
+            if (pairs) tile_map_pair_coord(&t, u, r, share_b, &m, &n);
+            else tile_map_coord(&t, u, &m, &n);
+            if (m >= mb || n >= nb) { /* a pair's second tile past an odd edge */
+                EXPECT(pairs && r == 1 && (share_b ? m == mb && mb % 2 : n == nb && nb % 2),
+                       "grid %dx%d unit %d rank %d -> (%d, %d) outside", mb, nb, u, r, m, n);
+                extra++;
+                continue;
+            }
+            EXPECT(m >= 0 && n >= 0, "negative tile (%d, %d)", m, n);
+            if (!cur_failed && seen[(size_t)m * (size_t)nb + (size_t)n]++)
+                failf(__LINE__, "grid %dx%d: tile (%d, %d) twice", mb, nb, m, n);
+        }
+        cur[c] = sched_claim(grid, counter++, units);
+        if (cur[c] < 0) live--;
+    }
+    for (size_t i = 0; i < (size_t)mb * (size_t)nb && !cur_failed; i++)
+        EXPECT(seen[i] == 1, "grid %dx%d: tile (%zu, %zu) never computed", mb, nb, i / (size_t)nb,
+               i % (size_t)nb);
+    const int want_extra = !pairs ? 0 : share_b ? (mb % 2) * nb : (nb % 2) * mb;
+    EXPECT(extra == want_extra, "grid %dx%d: %d tiles past the edge, want %d", mb, nb, extra,
+           want_extra);
+    EXPECT(counter == units - grid + grid, "claims %d, want %d (one -1 per CTA)", counter, units);
+    free(seen);
+    free(cur);
+}
+
+static void test_scheduler(void)
+{
+    static const int grids[][2] = {{1, 1},   {1, 7},   {7, 1},  {5, 7},   {64, 32}, {33, 17},
+                                   {65, 3},  {3, 65},  {128, 64}, {11, 250}, {250, 11}, {2, 2}};
+    static const int ctas[] = {1, 2, 3, 66, 132, 1000};
+    begin("scheduler_tiles_once");
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0] && !cur_failed; g++)
+        for (size_t c = 0; c < sizeof ctas / sizeof ctas[0] && !cur_failed; c++)
+            check_schedule(grids[g][0], grids[g][1], 3, ctas[c], 0, 0, 17 + g * 31 + c);
+    end();
+    begin("scheduler_pairs_once");
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0] && !cur_failed; g++)
+        for (size_t c = 0; c < sizeof ctas / sizeof ctas[0] && !cur_failed; c++)
+            for (int share_b = 0; share_b < 2 && !cur_failed; share_b++)
+                check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 2 + 1, 1, share_b,
+                               5 + g * 13 + c);
+    end();
+    begin("sched_claim");
+    EXPECT(sched_claim(132, 0, 2048) == 132, "first claim");
+    EXPECT(sched_claim(132, 2048 - 133, 2048) == 2047, "last unit");
+    EXPECT(sched_claim(132, 2048 - 132, 2048) == -1, "past the end");
+    EXPECT(sched_claim(132, INT_MAX - 5, 2048) == -1, "huge claim count: -1, no overflow");
+    EXPECT(sched_claim(1, 0, 1) == -1, "one unit, one CTA: nothing to claim");
+    end();
+}
+
 /* ---- tcgen05_desc.h: sm_100 descriptors, field by field ------------------ */
 
 /* One field of a descriptor as the PTX ISA's table states it: bits
@@ -1269,6 +1379,8 @@ int main(void)
     test_tmap();
     test_fast_divmod();
     test_tile_map();
+    test_tile_order_width();
+    test_scheduler();
     test_umma_smem_desc();
     test_umma_idesc();
     test_matmul_pick();

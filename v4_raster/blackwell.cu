@@ -6,12 +6,13 @@
  *
  * The idea, in two parts, the same code as hopper.cu's.
  * 1. Tile order. The grid is 1D and a block's linear index is mapped to its
- *    tile by tile_map_coord (common/tile_order.h): groups of SWIZZLE
+ *    tile by tile_map_coord (common/tile_order.h): groups of W
  *    N-columns, row-major inside a group. The blocks that run at once then
  *    cover a compact patch of C, so each A row-panel and B column-panel
  *    fetched from memory is read by several running blocks while it is still
- *    in L2. The divisions by grid constants are multiply-high + shift
- *    (fast_divmod), their constants computed once on the host.
+ *    in L2. W keeps the group's B panels [256 x K] in half the L2
+ *    (tile_order_width). The divisions by grid constants are multiply-high +
+ *    shift (fast_divmod), their constants computed once on the host.
  * 2. The pipeline. v3's stage index, phase bit and full/empty waits become
  *    the small struct of common/pipeline.cuh (producer_acquire /
  *    consumer_acquire / pipeline_advance). Only the release differs from
@@ -60,9 +61,8 @@
 #define TMEM_COLS 256                 /* accumulator columns (power of 2, >= 32); an SM has 512,
                                          so a third resident CTA waits in tcgen05.alloc */
 #define STAGES 4                      /* k-tiles resident in the ring                */
-#ifndef SWIZZLE
-#define SWIZZLE 8                     /* N-columns of tiles per group of the tile order */
-#endif
+/* The group width of the tile order is worked out per call from K and the
+ * L2 size (tile_order_width), as in hopper.cu; -DSWIZZLE=n fixes it. */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
  * tile B [BN][BK] (32 KB), both K-major in the 128-byte swizzle (see
@@ -233,7 +233,15 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", m_blocks, n_blocks);
         return cudaErrorInvalidValue;
     }
-    const tile_map tiles = tile_map_make(m_blocks, n_blocks, SWIZZLE);
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    int dev, l2;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    const int width = tile_order_width(K, BN, l2);
+#endif
+    const tile_map tiles = tile_map_make(m_blocks, n_blocks, width);
     const dim3 grid(m_blocks * n_blocks);
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel_sm100, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));

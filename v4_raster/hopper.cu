@@ -5,11 +5,15 @@
  *
  * The idea, in two parts.
  * 1. Tile order. The grid is 1D and a block's linear index is mapped to its
- *    tile by tile_map_coord (common/tile_order.h): groups of SWIZZLE
+ *    tile by tile_map_coord (common/tile_order.h): groups of W
  *    N-columns, row-major inside a group. The 132 blocks that run at once
- *    then cover a compact patch of C, about 132 / SWIZZLE tile rows by SWIZZLE
- *    tile columns, so each A row-panel and B column-panel fetched from memory
- *    is read by several running blocks while it is still in L2. The
+ *    then cover a compact patch of C, about 132 / W tile rows by W tile
+ *    columns, so each A row-panel and B column-panel fetched from memory is
+ *    read by several running blocks while it is still in L2. W is as wide as
+ *    keeps the group's B panels [256 x K] in half the L2 (tile_order_width:
+ *    3 at K = 16384 on a 50 MB L2, 6 at 8192, capped at 16): a wider group
+ *    reads each B panel once only while they all stay in L2; past that, each
+ *    row of the group reads them from DRAM again. The
  *    divisions by grid constants are multiply-high + shift (fast_divmod),
  *    their constants computed once on the host.
  * 2. The pipeline. v3's stage index, phase bit and full/empty waits become a
@@ -40,9 +44,8 @@
 #define CONSUMERS 2                   /* consumer warpgroups, 64 rows of the tile each */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define STAGES 4                      /* k-tiles resident in the ring                */
-#ifndef SWIZZLE
-#define SWIZZLE 8                     /* N-columns of tiles per group of the tile order */
-#endif
+/* The group width of the tile order is worked out per call from K and the
+ * L2 size (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
  * tile B [BN][BK] (32 KB), both K-major in the 128-byte swizzle (see
@@ -187,7 +190,15 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", m_blocks, n_blocks);
         return cudaErrorInvalidValue;
     }
-    const tile_map tiles = tile_map_make(m_blocks, n_blocks, SWIZZLE);
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    int dev, l2;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    const int width = tile_order_width(K, BN, l2);
+#endif
+    const tile_map tiles = tile_map_make(m_blocks, n_blocks, width);
     const dim3 grid(m_blocks * n_blocks);
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));

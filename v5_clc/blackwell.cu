@@ -78,9 +78,8 @@
 #define TMEM_COLS (ACC_STAGES * BN)   /* 512: all of TMEM, one CTA per SM            */
 /* Readers of each CLC response: lane 0 of warps 0, 1 and 2, and the epilogue. */
 #define CLC_CONSUMERS (3 + EPI_THREADS)
-#ifndef SWIZZLE
-#define SWIZZLE 8                     /* N-columns of tiles per group of the tile order */
-#endif
+/* The group width of the tile order is worked out per call from K and the
+ * L2 size (tile_order_width), as in hopper.cu; -DSWIZZLE=n fixes it. */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
  * tile B [BN][BK] (32 KB), both K-major in the 128-byte swizzle (see
@@ -305,7 +304,15 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", m_blocks, n_blocks);
         return cudaErrorInvalidValue;
     }
-    const tile_map tiles = tile_map_make(m_blocks, n_blocks, SWIZZLE);
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    int dev, l2;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    const int width = tile_order_width(K, BN, l2);
+#endif
+    const tile_map tiles = tile_map_make(m_blocks, n_blocks, width);
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel_sm100, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
     /* The full grid, one CTA per tile, launched as clusters of one CTA (what

@@ -63,9 +63,8 @@
 #define CONSUMERS 2                   /* consumer warpgroups, 64 rows of the tile each */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define STAGES 4                      /* k-tiles resident in the ring                */
-#ifndef SWIZZLE
-#define SWIZZLE 8                     /* N-columns of tiles per group of the tile order */
-#endif
+/* The group width of the tile order is worked out per call from K and the
+ * L2 size (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
  * tile B [BN][BK] (32 KB), both K-major in the 128-byte swizzle (see
@@ -157,11 +156,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             int tile;
             do {
                 producer_acquire(&tp);
-                tile = gridDim.x + atomicAdd(next_tile, 1);
-                tile_slot[tp.stage] = tile < tiles_total ? tile : -1;
+                tile = sched_claim(gridDim.x, atomicAdd(next_tile, 1), tiles_total);
+                tile_slot[tp.stage] = tile;
                 mbarrier_arrive(&tile_full[tp.stage]); /* release: the slot's value goes with it */
                 pipeline_advance(&tp);
-            } while (tile < tiles_total);
+            } while (tile >= 0);
         }
         return;
     }
@@ -267,10 +266,16 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", m_blocks, n_blocks);
         return cudaErrorInvalidValue;
     }
-    const tile_map tiles = tile_map_make(m_blocks, n_blocks, SWIZZLE);
-    int dev, sms;
+    int dev, l2, sms;
     CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    const int width = tile_order_width(K, BN, l2);
+#endif
+    const tile_map tiles = tile_map_make(m_blocks, n_blocks, width);
     const dim3 grid(m_blocks * n_blocks < sms ? m_blocks * n_blocks : sms); /* one CTA per SM */
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));

@@ -69,9 +69,8 @@
 #ifndef SHARE_B
 #define SHARE_B 1                     /* 1: the pair shares B (M-neighbours); 0: A (N-neighbours) */
 #endif
-#ifndef SWIZZLE
-#define SWIZZLE 8                     /* N-columns of tiles per group of the tile order */
-#endif
+/* The group width of the tile order is worked out per call from K and the
+ * L2 size (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
 
 /* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
  * tile B [BN][BK] (32 KB), both K-major in the 128-byte swizzle (see
@@ -107,15 +106,6 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
 #endif
 }
 
-/* The tile of CTA `rank` in pair `pair` (v4's order over pairs). */
-__device__ __forceinline__ void pair_tile(const tile_map *pairs, int pair, uint32_t rank,
-                                          int *m_block, int *n_block)
-{
-    int pm, pn;
-    tile_map_coord(pairs, pair, &pm, &pn);
-    *m_block = SHARE_B ? 2 * pm + (int)rank : pm;
-    *n_block = SHARE_B ? pn : 2 * pn + (int)rank;
-}
 
 /* Any role: the next pair from CTA 0's scheduler, -1 when none is left. Every
  * lane of the calling warp reads the slot; then one arrival per warp frees it,
@@ -175,7 +165,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
             for (int pair = cluster_id_x(); pair >= 0; pair = take_pair(&tp, tile_slot)) {
                 int m_block, n_block;
-                pair_tile(&pairs, pair, rank, &m_block, &n_block);
+                tile_map_pair_coord(&pairs, pair, (int)rank, SHARE_B, &m_block, &n_block);
                 for (int kt = 0; kt < k_tiles; kt++) {
                     producer_acquire(&pipe); /* released by both CTAs' consumers */
                     load_stage(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
@@ -192,14 +182,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             int pair;
             do {
                 producer_acquire_cluster(&tp);
-                pair = (int)nclusterid_x() + atomicAdd(next_pair, 1);
+                pair = sched_claim((int)nclusterid_x(), atomicAdd(next_pair, 1), pairs_total);
                 for (uint32_t r = 0; r < CLUSTER; r++) {
                     st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[tp.stage], r),
-                                          (uint32_t)(pair < pairs_total ? pair : -1));
+                                          (uint32_t)pair);
                     mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_full[tp.stage], r));
                 }
                 pipeline_advance(&tp);
-            } while (pair < pairs_total);
+            } while (pair >= 0);
         }
     } else {
         setmaxnreg_inc<232>();
@@ -212,7 +202,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
         for (int pair = cluster_id_x(); pair >= 0; pair = take_pair(&tp, tile_slot)) {
             int m_block, n_block;
-            pair_tile(&pairs, pair, rank, &m_block, &n_block);
+            tile_map_pair_coord(&pairs, pair, (int)rank, SHARE_B, &m_block, &n_block);
             const int m0 = m_block * BM;
             const int n0 = n_block * BN;
 
@@ -310,8 +300,16 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         return cudaErrorInvalidValue;
     }
     /* Pairs of tiles: 2 M-blocks x 1 N-block when B is shared, else 1 x 2. */
-    const tile_map pairs = SHARE_B ? tile_map_make((m_blocks + 1) / 2, n_blocks, SWIZZLE)
-                                   : tile_map_make(m_blocks, (n_blocks + 1) / 2, SWIZZLE);
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    int dev, l2;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    const int width = tile_order_width(K, SHARE_B ? BN : 2 * BN, l2);
+#endif
+    const tile_map pairs = SHARE_B ? tile_map_make((m_blocks + 1) / 2, n_blocks, width)
+                                   : tile_map_make(m_blocks, (n_blocks + 1) / 2, width);
     const int pairs_total = pairs.m_blocks * pairs.n_blocks;
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
