@@ -1,8 +1,9 @@
-# Staged fp16 matmul for Hopper. `make help` lists the targets.
+# Staged fp16 matmul for Hopper (and Blackwell, compiled only). `make help` lists the targets.
 NVCC     ?= nvcc
 CC       ?= gcc
 # The CUDA headers for the C host code, asked of nvcc itself: `nvcc` on PATH
 # may be a wrapper script outside the toolkit (so its directory says nothing).
+comma    := ,
 ifndef CUDA_INC
 CUDA_INC := $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | \
               sed -n 's/^\#\$$ INCLUDES="-I\([^"]*\)".*/\1/p')
@@ -11,6 +12,9 @@ ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
 STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
+# Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
+# A step of STEPS not listed here links without one and refuses a B200 by name.
+BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
 GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -20,14 +24,17 @@ CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -pedantic -I$(CUDA_INC)
 # build/<step>/hopper.ptxas.log where the tests read them.
 NVFLAGS  := -std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a \
             -Xptxas -v -Xcompiler -Wall,-Wextra
+# The same for blackwell.cu: tcgen05 needs the arch-specific sm_100a target.
+BW_NVFLAGS := $(subst compute_90a$(comma)code=sm_90a,compute_100a$(comma)code=sm_100a,$(NVFLAGS))
 LDLIBS   := -lcublasLt -lcublas -lm
 
-COMMON_SRC := $(wildcard common/*.c)
+# dispatch.c is built per step (it knows whether the step has a Blackwell kernel).
+COMMON_SRC := $(filter-out common/dispatch.c,$(wildcard common/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench plot clean help ptx sass ncu diff FORCE
+.PHONY: all test test-gpu build-broken bench plot clean help ptx sass ncu diff bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -45,18 +52,26 @@ help:
 	@echo "make ncu VERSION=vN [SIZE=\"M N K\"]  Nsight Compute on one launch of the step and one of"
 	@echo "                       cuBLAS, side by side (needs ncu and a GPU; SIZE defaults to 8192^3)"
 	@echo "make diff FROM=vN TO=vM [TRACK=hopper|blackwell]  diff -u of the two steps' kernel files"
+	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
 	@echo "make clean          remove build/ and the step binaries"
 
-# The objects that make up one step's matmul() (every .cu of the step and
-# common/), i.e. everything its binary links but its main: test programs link
-# the same set, so they get exactly the step's public matmul().
-step_objs = $(patsubst %.cu,build/%.o,$(wildcard $(1)/*.cu)) $(COMMON_OBJ)
+# The objects that make up one step's matmul(): hopper.cu, blackwell.cu where
+# BW_STEPS lists the step, dispatch.o (which picks between them at run time,
+# common/dispatch.c) and common/, i.e. everything its binary links but its
+# main: test programs link the same set, so they get exactly the step's
+# public matmul().
+HAS_BW = $(if $(filter $(1),$(BW_STEPS)),1,0)
+step_objs = build/$(1)/hopper.o $(if $(filter 1,$(call HAS_BW,$(1))),build/$(1)/blackwell.o) \
+            build/$(1)/dispatch.o $(COMMON_OBJ)
 
 define STEP_RULES
 $(call SHORT,$(1)): build/$(1)/main.o $(call step_objs,$(1))
 	$(NVCC) -o $$@ $$^ $(LDLIBS)
 build/tests/streams_graph_$(call SHORT,$(1)): build/tests/streams_graph.o $(call step_objs,$(1))
 	$(NVCC) -o $$@ $$^ $(LDLIBS)
+build/$(1)/dispatch.o: common/dispatch.c $(COMMON_HDR) Makefile
+	@mkdir -p $$(@D)
+	$(CC) $(CFLAGS) -DSTEP_NAME='"$(1)"' -DHAVE_SM100=$(call HAS_BW,$(1)) -c $$< -o $$@
 endef
 $(foreach s,$(STEPS),$(eval $(call STEP_RULES,$(s))))
 STREAMS_GRAPH := $(BINS:%=build/tests/streams_graph_%)
@@ -64,6 +79,24 @@ STREAMS_GRAPH := $(BINS:%=build/tests/streams_graph_%)
 build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@ 2> build/$*/hopper.ptxas.log; st=$$?; cat build/$*/hopper.ptxas.log >&2; exit $$st
+
+# -Xptxas -v output of blackwell.cu, kept in build/<step>/blackwell.ptxas.log.
+# Also builds a blackwell.cu that no step lists yet: make build/v5_clc/blackwell.o
+build/%/blackwell.o: %/blackwell.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(BW_NVFLAGS) -c $< -o $@ 2> build/$*/blackwell.ptxas.log; st=$$?; cat build/$*/blackwell.ptxas.log >&2; exit $$st
+
+# blackwell.cu of steps not (yet) in BW_STEPS (e.g. while a step's Hopper
+# kernel is being written): compiled alone for sm_100a, failing on spills,
+# stack frame, local memory or ptxas warnings.
+BW_EXTRA := $(filter-out $(BW_STEPS),$(patsubst %/blackwell.cu,%,$(wildcard v*/blackwell.cu)))
+bw-extra: $(BW_EXTRA:%=build/%/blackwell.o) $(BW_EXTRA:%=build/%/blackwell.ptx)
+	@for s in $(BW_EXTRA); do \
+	    grep -h -A1 'Function properties' build/$$s/blackwell.ptxas.log | sed "s|^|$$s: |"; \
+	    grep -h 'Used [0-9]* registers' build/$$s/blackwell.ptxas.log | sed "s|^|$$s: |"; \
+	    ! grep -E '[1-9][0-9]* bytes (stack frame|spill)|warning' build/$$s/blackwell.ptxas.log || exit 1; \
+	    ! grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' build/$$s/blackwell.ptx || exit 1; \
+	done
 
 # PTX and cubin of each kernel file, for the compiled-code tests and `make
 # ptx/sass`: each track with its own target (hopper.cu sm_90a, blackwell.cu
@@ -83,7 +116,9 @@ build/%.cubin: %.cu $(COMMON_HDR)
 # stages. test-gpu demands that the driver gives up on it in time. Built apart
 # (build/broken/) so the real v4 and its objects are untouched.
 build-broken: build/broken/v4
-build/broken/v4: build/broken/v4_raster/hopper.o build/v4_raster/main.o $(COMMON_OBJ)
+build/broken/v4: build/broken/v4_raster/hopper.o \
+                 $(if $(filter 1,$(call HAS_BW,v4_raster)),build/v4_raster/blackwell.o) \
+                 build/v4_raster/dispatch.o build/v4_raster/main.o $(COMMON_OBJ)
 	$(NVCC) -o $@ $^ $(LDLIBS)
 build/broken/v4_raster/hopper.o: v4_raster/hopper.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
@@ -114,9 +149,9 @@ build/tests/%.o: tests/%.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
-test: $(BINS) $(STEPS:%=build/%/hopper.ptx) build/tests/host_tests $(STREAMS_GRAPH) \
-      build/broken/v4 build/broken/v4_raster/hopper.ptx
-	@STEPS="$(STEPS)" bash tests/run.sh
+test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) \
+      build/tests/host_tests $(STREAMS_GRAPH) build/broken/v4 build/broken/v4_raster/hopper.ptx
+	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
 test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4
 	@STEPS="$(STEPS)" bash tests/gpu.sh

@@ -3,6 +3,7 @@
 #include "baseline.h"
 #include "check.h"
 #include "cli.h"
+#include "dispatch.h"
 #include "gpuinfo.h"
 #include "verify.h"
 #include "waitlimit.h"
@@ -484,7 +485,7 @@ int driver_main(int argc, char **argv, const char *step, matmul_fn fn)
         cli_usage(stdout, argv[0]);
         return 0;
     }
-    if (gpu_open(&x.g, err, sizeof err) != 0) {
+    if (gpu_open(&x.g, err, sizeof err) != 0 || matmul_device_check(err, sizeof err) != 0) {
         fprintf(stderr, "%s: error: %s\n", argv[0], err);
         return 1;
     }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "gpuinfo.h"
+#include "dispatch.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,12 +32,11 @@ int gpu_open(gpu_info *g, char *err, size_t errlen)
     int khz = 0;
     g->max_sm_mhz = cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess
                         ? khz / 1000 : -1;
-    /* sm_90a code runs on compute capability 9.0 only: the "a" features
-     * (wgmma, setmaxnreg) are not carried forward to later architectures. */
-    if (p.major != 9 || p.minor != 0) {
-        snprintf(err, errlen,
-                 "%s is sm_%d%d; these kernels are built for Hopper (sm_90a: H100, H200) only",
-                 p.name, p.major, p.minor);
+    /* Hopper (9.0) or Blackwell (10.0); whether this step has a kernel for
+     * the GPU is matmul_device_check's question (common/dispatch.c). */
+    char why[256];
+    if (matmul_pick(p.major, p.minor, true, "", why, sizeof why) == MATMUL_ARCH_NONE) {
+        snprintf(err, errlen, "%s: %s", p.name, why);
         return -1;
     }
     return 0;

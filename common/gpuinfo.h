@@ -1,5 +1,6 @@
-/* The GPU the driver runs on: checks that it can run sm_90a code, and reads
- * its SM clock, power and energy through NVML (loaded at run time, optional). */
+/* The GPU the driver runs on: checks that it can run sm_90a or sm_100a code,
+ * and reads its SM clock, power and energy through NVML (loaded at run time,
+ * optional). */
 #ifndef COMMON_GPUINFO_H
 #define COMMON_GPUINFO_H
 

@@ -20,10 +20,21 @@ extern "C" {
 /* An fp16 value as its IEEE binary16 bit pattern: C11 has no half type. */
 typedef uint16_t f16;
 
-/* Defined by each vN_name/hopper.cu. Device pointers; returns cudaSuccess or
- * the first error (already printed to stderr). */
+/* The public entry point (common/dispatch.c): runs the step's kernel for the
+ * current device, matmul_sm90 on compute capability 9.0, matmul_sm100 on 10.0;
+ * on anything else, or on 10.0 in a step without a Blackwell kernel, it
+ * prints one line and returns cudaErrorNoKernelImageForDevice. Device
+ * pointers; returns cudaSuccess or the first error (already printed to stderr). */
 cudaError_t matmul(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                    cudaStream_t stream);
+
+/* Defined by each vN_name/hopper.cu (sm_90a: H100, H200). */
+cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                        cudaStream_t stream);
+
+/* Defined by each vN_name/blackwell.cu (sm_100a: B200, GB200), where the step has one. */
+cudaError_t matmul_sm100(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                         cudaStream_t stream);
 
 /* What a step's kernel launcher may assume: A, B, C 16-byte aligned, K % 8 == 0,
  * ldc % 8 == 0 (ldc = row pitch of C in elements, >= N), N <= MATMUL_MAX_N_PER_LAUNCH. */

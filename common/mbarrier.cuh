@@ -72,6 +72,16 @@ __device__ __forceinline__ void mbarrier_arrive_release_cluster(uint32_t cluster
                  :: "r"(cluster_addr) : "memory");
 }
 
+/* As mbarrier_arrive_release_cluster, also announcing `bytes` of transaction
+ * count on that barrier (Blackwell v6: the leader's scheduler tells both
+ * CTAs' barriers to expect the 16-byte multicast CLC response). */
+__device__ __forceinline__ void mbarrier_arrive_expect_tx_release_cluster(uint32_t cluster_addr,
+                                                                          uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;\n"
+                 :: "r"(cluster_addr), "r"(bytes) : "memory");
+}
+
 /* As mbarrier_try_wait_parity, acquiring at cluster scope: for phases
  * completed by arrivals from other CTAs of the cluster. */
 __device__ __forceinline__ bool mbarrier_try_wait_parity_acquire_cluster(uint64_t *bar,

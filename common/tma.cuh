@@ -32,6 +32,20 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multica
                  : "memory");
 }
 
+/* Global -> shared, cta_group::2 (sm_100a, Blackwell v6): the tile lands in
+ * THIS CTA's shared memory at dst, and its bytes complete on the mbarrier at
+ * bar_cluster, which may be the peer CTA's (the pair's leader), named by a
+ * mapa address. Form as in CUTLASS SM100_TMA_2SM_LOAD (copy_sm100_tma.hpp,
+ * which clears the peer bit instead of using mapa) and DeepGEMM. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_cta2(
+    void *dst, const CUtensorMap *map, int col, int row, uint32_t bar_cluster)
+{
+    asm volatile("cp.async.bulk.tensor.2d.cta_group::2.shared::cluster.global.tile"
+                 ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(bar_cluster)
+                 : "memory");
+}
+
 /* Shared -> global; completion is tracked by bulk groups of the issuing thread. */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_shared_to_global(
     const CUtensorMap *map, int col, int row, const void *src)

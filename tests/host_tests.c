@@ -1,5 +1,6 @@
 /* Host tests of common/: fp16 conversion, command line, staging plan, tensor
- * map descriptors, input data and result checks. No GPU needed.
+ * map descriptors, tcgen05 (sm_100) descriptors, kernel choice per GPU, input
+ * data and result checks. No GPU needed.
  *
  * Every test prints exactly one line, "PASS <name>" or "FAIL <name>: <why>"
  * (the first failed expectation, with its line); exit status 0 iff all passed.
@@ -14,8 +15,10 @@
 #include <string.h>
 
 #include "../common/cli.h"
+#include "../common/dispatch.h"
 #include "../common/f16.h"
 #include "../common/matmul.h"
+#include "../common/tcgen05_desc.h"
 #include "../common/tile_order.h"
 #include "../common/tmap.h"
 #include "../common/verify.h"
@@ -773,6 +776,192 @@ static void test_scheduler(void)
     end();
 }
 
+/* ---- tcgen05_desc.h: sm_100 descriptors, field by field ------------------ */
+
+/* One field of a descriptor as the PTX ISA's table states it: bits
+ * lo .. lo + width - 1 hold `want`. */
+typedef struct {
+    const char *name;
+    int lo, width;
+    uint64_t want;
+} bitfield;
+
+static uint64_t field_of(uint64_t v, int lo, int width)
+{
+    return (v >> lo) & (width == 64 ? ~0ull : (1ull << width) - 1);
+}
+
+/* Every field of v has its value, and the table covers each of the `bits`
+ * bits exactly once (so a field moved by one bit cannot pass). */
+static void expect_fields(int line, const char *what, uint64_t v, const bitfield *f, size_t n,
+                          int bits)
+{
+    uint64_t covered = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t mask = ((f[i].width == 64 ? ~0ull : (1ull << f[i].width) - 1)) << f[i].lo;
+        if (covered & mask) failf(line, "%s: table error, field %s overlaps another", what, f[i].name);
+        covered |= mask;
+        const uint64_t got = field_of(v, f[i].lo, f[i].width);
+        if (got != f[i].want)
+            failf(line, "%s = 0x%016llx: field %s (bits %d-%d) = %llu, want %llu", what,
+                  (unsigned long long)v, f[i].name, f[i].lo, f[i].lo + f[i].width - 1,
+                  (unsigned long long)got, (unsigned long long)f[i].want);
+    }
+    const uint64_t all = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    if (covered != all) failf(line, "%s: table error, bits not covered 0x%llx", what,
+                              (unsigned long long)(all & ~covered));
+}
+
+/* The shared-memory descriptor table (PTX ISA, tcgen05 "Shared Memory
+ * Descriptor"): start, LBO, SBO >> 4; bit 46 set; swizzle code at 61-63. */
+static void expect_smem_desc(int line, uint64_t d, uint32_t addr, uint32_t lbo, uint32_t sbo,
+                             uint32_t swizzle)
+{
+    const bitfield f[] = {
+        {"start address >> 4", 0, 14, (addr & 0x3FFFFu) >> 4},
+        {"reserved 14-15", 14, 2, 0},
+        {"LBO >> 4", 16, 14, (lbo & 0x3FFFFu) >> 4},
+        {"reserved 30-31", 30, 2, 0},
+        {"SBO >> 4", 32, 14, (sbo & 0x3FFFFu) >> 4},
+        {"fixed 0b001", 46, 3, 1},
+        {"base offset", 49, 3, 0},
+        {"LBO mode", 52, 1, 0},
+        {"fixed 0", 53, 8, 0},
+        {"swizzle mode", 61, 3, swizzle},
+    };
+    expect_fields(line, "smem descriptor", d, f, sizeof f / sizeof f[0], 64);
+}
+
+static void test_umma_smem_desc(void)
+{
+    begin("umma_smem_desc_fields");
+    /* The kernels' operand: K-major, 128B swizzle, 1024-byte aligned tiles. */
+    const uint32_t addrs[] = {0, 0x400, 0x1400, 0xC400, 0x30000, 0x3FC00};
+    for (size_t i = 0; i < sizeof addrs / sizeof addrs[0]; i++) {
+        const uint64_t d = umma_desc_k_sw128(addrs[i]);
+        expect_smem_desc(__LINE__, d, addrs[i], 16, 1024, 2);
+        /* CUTLASS's make_umma_desc<K> for Layout_K_SW128_Atom<half_t> (host run,
+         * notes/blackwell-facts.md section 4): 0x4000404000010000 | addr >> 4. */
+        EXPECT_EQ_U(d, 0x4000404000010000ull | (addrs[i] >> 4), "umma_desc_k_sw128");
+    }
+    /* Other layouts through the general form: no swizzle K-major (LBO 2048,
+     * SBO 128, as CUTLASS's 128x16 no-swizzle atom), 64B and 32B swizzle. */
+    expect_smem_desc(__LINE__, umma_smem_desc(0x2340, 2048, 128, UMMA_SWIZZLE_NONE), 0x2340, 2048,
+                     128, 0);
+    expect_smem_desc(__LINE__, umma_smem_desc(0x800, 16, 512, UMMA_SWIZZLE_64B), 0x800, 16, 512, 4);
+    expect_smem_desc(__LINE__, umma_smem_desc(0x100, 16, 256, UMMA_SWIZZLE_32B), 0x100, 16, 256, 6);
+    expect_smem_desc(__LINE__, umma_smem_desc(0x400, 16, 1024, UMMA_SWIZZLE_128B_BASE32B), 0x400,
+                     16, 1024, 1);
+    /* Largest encodable offsets: 14 bits of 16-byte units. */
+    expect_smem_desc(__LINE__, umma_smem_desc(0x3FFF0, 0x3FFF0, 0x3FFF0, 2), 0x3FFF0, 0x3FFF0,
+                     0x3FFF0, 2);
+    EXPECT_EQ_U(field_of(umma_smem_desc(0x3FFF0, 0x3FFF0, 0x3FFF0, 2), 0, 14), 0x3FFF,
+                "start field of 0x3FFF0");
+    end();
+
+    begin("umma_smem_desc_k_steps_and_sm90");
+    /* Stepping along K inside the swizzled 128-byte row adds 32 bytes per
+     * MMA (16 fp16), i.e. 2 to the start field, nothing else changes. */
+    for (uint32_t k = 0; k < 4; k++) {
+        const uint64_t d0 = umma_desc_k_sw128(0x8000), dk = umma_desc_k_sw128(0x8000 + 32 * k);
+        EXPECT_EQ_U(dk - d0, 2 * k, "descriptor step for k");
+    }
+    /* The sm_90 wgmma descriptor of the same tile (common/wgmma.cuh: start,
+     * LBO 1, SBO 64, layout 1 at bits 62-63) differs only in bit 46: the
+     * 128B codes 2 << 61 (sm_100) and 1 << 62 (sm_90) are the same bits. */
+    for (uint32_t a = 0; a < 0x40000; a += 0x2400) {
+        const uint64_t sm90 = (uint64_t)(a >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+        EXPECT_EQ_U(umma_desc_k_sw128(a), sm90 | (1ull << 46), "sm_100 descriptor vs sm_90's");
+    }
+    EXPECT_EQ_U((uint64_t)UMMA_SWIZZLE_64B << 61, 1ull << 63, "64B code vs sm_90's (2 << 62)");
+    EXPECT_EQ_U((uint64_t)UMMA_SWIZZLE_32B << 61, 3ull << 62, "32B code vs sm_90's (3 << 62)");
+    end();
+}
+
+/* The instruction descriptor table for .kind::f16 (PTX ISA, tcgen05
+ * "Instruction descriptor"), fp16 A and B, fp32 D, dense, K-major. */
+static void expect_idesc(int line, uint32_t d, uint32_t m, uint32_t n)
+{
+    const bitfield f[] = {
+        {"sparsity selector", 0, 2, 0},
+        {"sparsity", 2, 1, 0},
+        {"saturate", 3, 1, 0},
+        {"D type (1 = f32)", 4, 2, 1},
+        {"reserved 6", 6, 1, 0},
+        {"A type (0 = f16)", 7, 3, 0},
+        {"B type (0 = f16)", 10, 3, 0},
+        {"negate A", 13, 1, 0},
+        {"negate B", 14, 1, 0},
+        {"transpose A (0 = K-major)", 15, 1, 0},
+        {"transpose B (0 = K-major)", 16, 1, 0},
+        {"N >> 3", 17, 6, n >> 3},
+        {"reserved 23", 23, 1, 0},
+        {"M >> 4", 24, 5, m >> 4},
+        {"reserved 29", 29, 1, 0},
+        {"max shift", 30, 2, 0},
+    };
+    expect_fields(line, "instruction descriptor", d, f, sizeof f / sizeof f[0], 32);
+}
+
+static void test_umma_idesc(void)
+{
+    begin("umma_idesc_f16_fields");
+    /* The encodable shapes of kind::f16: M 64 with N a multiple of 8, M 128
+     * and (cta_group::2) 256 with N a multiple of 16, N up to 256. */
+    for (uint32_t n = 8; n <= 256 && !cur_failed; n += 8) {
+        expect_idesc(__LINE__, umma_idesc_f16_f32(64, n), 64, n);
+        if (n % 16 == 0) {
+            expect_idesc(__LINE__, umma_idesc_f16_f32(128, n), 128, n);
+            expect_idesc(__LINE__, umma_idesc_f16_f32(256, n), 256, n);
+        }
+    }
+    /* CUTLASS's UMMA::make_instr_desc<half_t, half_t, float, M, N, K-major,
+     * K-major> (host run, notes/blackwell-facts.md section 3). */
+    EXPECT_EQ_U(umma_idesc_f16_f32(128, 256), 0x08400010u, "idesc M128 N256");
+    EXPECT_EQ_U(umma_idesc_f16_f32(128, 128), 0x08200010u, "idesc M128 N128");
+    EXPECT_EQ_U(umma_idesc_f16_f32(256, 256), 0x10400010u, "idesc M256 N256");
+    end();
+
+    begin("tmem_addr");
+    /* lane in bits 31-16, column in bits 15-0 (PTX ISA, Tensor Memory addressing). */
+    EXPECT_EQ_U(tmem_addr(0, 0, 0), 0, "lane 0 column 0");
+    EXPECT_EQ_U(tmem_addr(0, 96, 224), (96u << 16) | 224u, "lane 96 column 224");
+    EXPECT_EQ_U(tmem_addr(256, 32, 32), (32u << 16) | 288u, "base column 256, lane 32, column 32");
+    end();
+}
+
+/* ---- dispatch.h: which kernel for which GPU ------------------------------ */
+
+static void test_matmul_pick(void)
+{
+    begin("matmul_pick");
+    char why[256];
+    EXPECT(matmul_pick(9, 0, true, "v0_x", why, sizeof why) == MATMUL_ARCH_SM90, "9.0 -> sm90");
+    EXPECT(matmul_pick(9, 0, false, "v0_x", why, sizeof why) == MATMUL_ARCH_SM90,
+           "9.0 without a Blackwell kernel -> sm90");
+    EXPECT(matmul_pick(10, 0, true, "v0_x", why, sizeof why) == MATMUL_ARCH_SM100, "10.0 -> sm100");
+    why[0] = '\0';
+    EXPECT(matmul_pick(10, 0, false, "v5_clc", why, sizeof why) == MATMUL_ARCH_NONE,
+           "10.0 without a Blackwell kernel must be refused");
+    EXPECT(strstr(why, "v5_clc has no Blackwell kernel") != NULL && !strchr(why, '\n'),
+           "reason '%s' does not name the step in one line", why);
+    /* The "a" targets run on exactly 9.0 and 10.0: not on 8.x, 9.x > 0, 10.3 (B300),
+     * 11.0, 12.0 (RTX 50). */
+    static const int others[][2] = {{7, 5}, {8, 0}, {8, 9}, {9, 1}, {10, 1}, {10, 3},
+                                    {11, 0}, {12, 0}, {12, 1}};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        char want[16];
+        why[0] = '\0';
+        snprintf(want, sizeof want, "sm_%d%d", others[i][0], others[i][1]);
+        EXPECT(matmul_pick(others[i][0], others[i][1], true, "v0_x", why, sizeof why) ==
+                   MATMUL_ARCH_NONE,
+               "%d.%d must be refused", others[i][0], others[i][1]);
+        EXPECT(strstr(why, want) != NULL && !strchr(why, '\n'), "reason '%s' does not name %s",
+               why, want);
+    }
+    end();
+}
+
 /* ---- verify: fills ------------------------------------------------------ */
 
 #define NDRAW 10000
@@ -1192,6 +1381,9 @@ int main(void)
     test_tile_map();
     test_tile_order_width();
     test_scheduler();
+    test_umma_smem_desc();
+    test_umma_idesc();
+    test_matmul_pick();
     test_wait_limit();
 
     test_fill_exact();

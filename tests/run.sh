@@ -10,11 +10,14 @@
 # the last line is "N passed, N failed, N skipped"; exit 1 if any failed.
 #
 # STEPS (required): step directories, e.g. "v0_single_warp v1_tma".
+# BW_STEPS: the steps with a Blackwell kernel (blackwell.cu, sm_100a); each
+# must have one, and its compiled code is checked like hopper.cu's.
 # BUILD_DIR (default build) and BIN_DIR (default .) say where the compiled
 # files are: pointing them at doctored copies is how these tests are tested.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 STEPS=${STEPS:?STEPS must list the step directories}
+BW_STEPS=${BW_STEPS-}
 BUILD_DIR=${BUILD_DIR:-build}
 BIN_DIR=${BIN_DIR:-.}
 
@@ -135,6 +138,33 @@ done
 # ---- d. compiled code --------------------------------------------------------
 has() { grep -qF -- "$2" "$1"; } # file fixed-string
 
+# check_ptxas_log name log: the -Xptxas -v log shows every kernel with no
+# stack frame and no spills, and ptxas gave no warnings.
+check_ptxas_log() {
+    local step=$1 log=$2 st
+    if [ ! -s "$log" ]; then
+        bad "ptxas $step" "$log missing or empty"
+        return
+    fi
+    # Every "Function properties for F" line is followed by F's stack/spill line.
+    awk -v want="0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" '
+        /Function properties for/ { f = $NF; nf++; getline; if (index($0, want) == 0) { bad++; print f ": " $0 } }
+        END { if (nf == 0) print "no function properties in the log (was it built with -Xptxas -v?)"; exit (nf == 0 || bad) }
+    ' "$log" >"$tmp/props"
+    st=$?
+    if [ $st -ne 0 ]; then bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/props" | sed 's/  */ /g')"
+    elif grep -E '[1-9][0-9]* bytes (stack frame|spill)' "$log" >"$tmp/spill"; then
+        bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/spill" | sed 's/  */ /g')"
+    else
+        ok "ptxas $step: 0 bytes stack frame and spills ($(grep -c 'Function properties for' "$log") functions)"
+    fi
+    if grep -Ei 'ptxas.*warning|C7508|C7510|C7515|serialized' "$log" >"$tmp/warn"; then
+        bad "ptxas $step: no warnings" "$(nlines "$tmp/warn") lines, first: $(first "$tmp/warn")"
+    else
+        ok "ptxas $step: no warnings"
+    fi
+}
+
 for step in $STEPS; do
     ptx=$BUILD_DIR/$step/hopper.ptx log=$BUILD_DIR/$step/hopper.ptxas.log
     n=$(stepnum "$step")
@@ -160,30 +190,69 @@ for step in $STEPS; do
         fi
     fi
 
-    if [ ! -s "$log" ]; then
-        bad "ptxas $step" "$log missing or empty"
-        continue
-    fi
-    # Every "Function properties for F" line is followed by F's stack/spill line.
-    awk -v want="0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" '
-        /Function properties for/ { f = $NF; nf++; getline; if (index($0, want) == 0) { bad++; print f ": " $0 } }
-        END { if (nf == 0) print "no function properties in the log (was it built with -Xptxas -v?)"; exit (nf == 0 || bad) }
-    ' "$log" >"$tmp/props"
-    st=$?
-    if [ $st -ne 0 ]; then bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/props" | sed 's/  */ /g')"
-    elif grep -E '[1-9][0-9]* bytes (stack frame|spill)' "$log" >"$tmp/spill"; then
-        bad "ptxas $step: 0 bytes stack frame and spills" "$(first "$tmp/spill" | sed 's/  */ /g')"
-    else
-        ok "ptxas $step: 0 bytes stack frame and spills ($(grep -c 'Function properties for' "$log") functions)"
-    fi
-    if grep -Ei 'ptxas.*warning|C7508|C7510|C7515|serialized' "$log" >"$tmp/warn"; then
-        bad "ptxas $step: no warnings" "$(nlines "$tmp/warn") lines, first: $(first "$tmp/warn")"
-    else
-        ok "ptxas $step: no warnings"
-    fi
+    check_ptxas_log "$step" "$log"
 done
 
-# ---- e. the deliberately deadlocked v4 (make build-broken, for make test-gpu) ---
+# ---- e. Blackwell kernels (blackwell.cu, sm_100a; compiled, never run here) --
+# What each step is about, in its PTX: tcgen05 from v0 (one thread's MMA into
+# tensor memory, its alloc/commit/ld), cp.async in v0, TMA and mbarrier
+# waits from v1. v3 and v4 must commit to more than one barrier (the stage's
+# empty barrier and the accumulator's); the PTX is built for sm_100a.
+for step in $STEPS; do
+    case " $BW_STEPS " in *" $step "*) ;; *)
+        [ -e "$step/blackwell.cu" ] && skipped "blackwell.cu of $step" "not in BW_STEPS, so not built" ;;
+    esac
+done
+for step in $BW_STEPS; do
+    n=$(stepnum "$step")
+    check "blackwell.cu of $step" "$step is in BW_STEPS but $step/blackwell.cu is missing" \
+        test -s "$step/blackwell.cu"
+    ptx=$BUILD_DIR/$step/blackwell.ptx log=$BUILD_DIR/$step/blackwell.ptxas.log
+    if [ ! -s "$ptx" ]; then
+        bad "ptx $step (sm_100a)" "$ptx missing or empty"
+    else
+        check "ptx $step (sm_100a) targets sm_100a" "no '.target sm_100a' in $ptx" \
+            grep -qE '^[[:space:]]*\.target[[:space:]]+sm_100a' "$ptx"
+        want=("tcgen05.mma.cta_group::1.kind::f16"
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32"
+            "tcgen05.relinquish_alloc_permit.cta_group::1"
+            "tcgen05.dealloc.cta_group::1"
+            "tcgen05.commit.cta_group::1.mbarrier::arrive::one"
+            "tcgen05.ld.sync.aligned.32x32b"
+            "tcgen05.wait::ld.sync.aligned"
+            "tcgen05.fence::before_thread_sync"
+            "tcgen05.fence::after_thread_sync"
+            "mbarrier.try_wait.parity")
+        if [ "$n" -eq 0 ]; then
+            want+=("cp.async.cg.shared.global")
+        else
+            want+=("cp.async.bulk.tensor.2d.shared::cluster.global"
+                "cp.async.bulk.tensor.2d.global.shared::cta"
+                "mbarrier.arrive.expect_tx")
+        fi
+        for w in "${want[@]}"; do
+            check "ptx $step (sm_100a) has $w" "not found in $ptx" has "$ptx" "$w"
+        done
+        # v0-v2 wait for each k-tile's MMAs (one commit); v3 and v4 commit each
+        # k-tile to its stage's empty barrier and the last to acc_full (two).
+        ncommit=$(grep -c 'tcgen05.commit' "$ptx")
+        if [ "$n" -ge 3 ]; then
+            check "ptx $step (sm_100a) commits to stage and accumulator barriers" \
+                "$ncommit tcgen05.commit, want >= 2" test "$ncommit" -ge 2
+        fi
+        if [ "$n" -eq 0 ] && has "$ptx" "cp.async.bulk.tensor"; then
+            bad "ptx $step (sm_100a) copies with cp.async only" "found cp.async.bulk.tensor"
+        fi
+        if grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' "$ptx" >"$tmp/local"; then
+            bad "ptx $step (sm_100a) has no ld.local/st.local" "$(nlines "$tmp/local") uses, first: $(first "$tmp/local")"
+        else
+            ok "ptx $step (sm_100a) has no ld.local/st.local"
+        fi
+    fi
+    check_ptxas_log "$step (sm_100a)" "$log"
+done
+
+# ---- f. the deliberately deadlocked v4 (make build-broken, for make test-gpu) ---
 # Built with -DBROKEN_RELEASE, consumer_release() must issue no arrival: the
 # GPU test of the driver's time limit relies on that kernel never finishing.
 case " $STEPS " in
@@ -203,7 +272,7 @@ case " $STEPS " in
     ;;
 esac
 
-# ---- f. plot -------------------------------------------------------------------
+# ---- g. plot -------------------------------------------------------------------
 # plots/sample.csv (SAMPLE, not measured) has two GPUs whose ratios differ
 # (v2_pipeline at 4096^3: 0.75 on one, 0.82 on the other, 0.78 their mean)
 # and the extra columns best_ms, best_tflops, ratio_best at the end.
@@ -247,7 +316,7 @@ else
     else ok "plot csv without a ratio column fails"; fi
 fi
 
-# ---- g. learner tools: make help, ptx, sass, ncu, diff -------------------------
+# ---- h. learner tools: make help, ptx, sass, ncu, diff -------------------------
 # Each either works or fails with one clear line of its own (make adds its
 # "make: *** [...] Error N" trailer, not counted). Run as a fresh make, not
 # as a child of the make running these tests (no jobserver to inherit).
@@ -352,7 +421,7 @@ else
     one_line_failure "make diff TRACK=blackwell (a step without blackwell.cu)" "does not exist"
 fi
 
-# ---- h. streams_graph: a test program per step, linked like the step -------------
+# ---- i. streams_graph: a test program per step, linked like the step -------------
 for step in $STEPS; do
     sg=$BUILD_DIR/tests/streams_graph_$(short "$step")
     if [ ! -x "$sg" ]; then

@@ -132,8 +132,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     return cudaSuccess;
 }
 
-extern "C" cudaError_t matmul(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
-                              cudaStream_t stream)
+extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                                   cudaStream_t stream)
 {
     return matmul_staged(A, B, C, M, N, K, stream, launch);
 }
