@@ -14,7 +14,7 @@ endif
 STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
 # Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
 # A step of STEPS not listed here links without one and refuses a B200 by name.
-BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster
+BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
 SHORT     = $(firstword $(subst _, ,$(1)))
 BINS     := $(foreach s,$(STEPS),$(call SHORT,$(s)))
 GIT_REV  ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)

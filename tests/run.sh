@@ -197,7 +197,8 @@ done
 # What each step is about, in its PTX: tcgen05 from v0 (one thread's MMA into
 # tensor memory, its alloc/commit/ld), cp.async in v0, TMA and mbarrier
 # waits from v1. v3 and v4 must commit to more than one barrier (the stage's
-# empty barrier and the accumulator's); the PTX is built for sm_100a.
+# empty barrier and the accumulator's); v5 uses cluster launch control, v6 the
+# cta_group::2 forms; the PTX is built for sm_100a.
 for step in $STEPS; do
     case " $BW_STEPS " in *" $step "*) ;; *)
         [ -e "$step/blackwell.cu" ] && skipped "blackwell.cu of $step" "not in BW_STEPS, so not built" ;;
@@ -213,11 +214,19 @@ for step in $BW_STEPS; do
     else
         check "ptx $step (sm_100a) targets sm_100a" "no '.target sm_100a' in $ptx" \
             grep -qE '^[[:space:]]*\.target[[:space:]]+sm_100a' "$ptx"
-        want=("tcgen05.mma.cta_group::1.kind::f16"
-            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32"
-            "tcgen05.relinquish_alloc_permit.cta_group::1"
-            "tcgen05.dealloc.cta_group::1"
-            "tcgen05.commit.cta_group::1.mbarrier::arrive::one"
+        # v6 is the CTA pair: every tcgen05 op and its TMA loads in the
+        # cta_group::2 form, its commits multicast to both CTAs.
+        g=1 commit="tcgen05.commit.cta_group::1.mbarrier::arrive::one"
+        tma="cp.async.bulk.tensor.2d.shared::cluster.global"
+        if [ "$n" -ge 6 ]; then
+            g=2 commit="tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster"
+            tma="cp.async.bulk.tensor.2d.cta_group::2.shared::cluster.global"
+        fi
+        want=("tcgen05.mma.cta_group::$g.kind::f16"
+            "tcgen05.alloc.cta_group::$g.sync.aligned.shared::cta.b32"
+            "tcgen05.relinquish_alloc_permit.cta_group::$g"
+            "tcgen05.dealloc.cta_group::$g"
+            "$commit"
             "tcgen05.ld.sync.aligned.32x32b"
             "tcgen05.wait::ld.sync.aligned"
             "tcgen05.fence::before_thread_sync"
@@ -226,10 +235,14 @@ for step in $BW_STEPS; do
         if [ "$n" -eq 0 ]; then
             want+=("cp.async.cg.shared.global")
         else
-            want+=("cp.async.bulk.tensor.2d.shared::cluster.global"
+            want+=("$tma"
                 "cp.async.bulk.tensor.2d.global.shared::cta"
                 "mbarrier.arrive.expect_tx")
         fi
+        # v5 on: cluster launch control hands out the tiles.
+        [ "$n" -ge 5 ] && want+=("clusterlaunchcontrol.try_cancel.async"
+            "clusterlaunchcontrol.query_cancel.is_canceled"
+            "clusterlaunchcontrol.query_cancel.get_first_ctaid")
         for w in "${want[@]}"; do
             check "ptx $step (sm_100a) has $w" "not found in $ptx" has "$ptx" "$w"
         done
