@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make ncu VERSION=vN [SIZE="M N K"]: Nsight Compute on one launch of the
 # step's kernel and one of cuBLAS's, in one run of the step binary
-# (--check none --reps 1 --warmup 0: the step, then cuBLAS, each once), with a
+# (--check none --reps 1 --warmup 0 --baseline default: the step, then
+# cuBLAS's default algorithm, each once; no cuBLASLt candidates), with a
 # short fixed set of metrics, printed side by side.
 #
 # Which launch is ours: the kernels defined in the step's kernel files (the
@@ -69,7 +70,7 @@ echo "ncu: $step and cuBLAS, M=$M N=$N K=$K, one launch each ($ncu)"
 # The CSV lines are the quoted ones; the binary's own output is not quoted.
 "$ncu" --csv --page details --print-units base --print-kernel-base mangled \
     --launch-count 8 --metrics "$(IFS=,; echo "${metrics[*]}")" \
-    "$bin" "$M" "$N" "$K" --check none --reps 1 --warmup 0 >"$log" 2>&1
+    "$bin" "$M" "$N" "$K" --check none --reps 1 --warmup 0 --baseline default >"$log" 2>&1
 rc=$?
 grep '^"' "$log" >"$csv"
 if [ $rc -ne 0 ] || [ ! -s "$csv" ]; then

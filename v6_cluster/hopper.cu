@@ -18,8 +18,8 @@
  *    arrives on the empty barrier of its own CTA and of its peer (mapa gives
  *    the peer's address);
  *  - the scheduler of CTA 0 claims tile PAIRS and writes each claim into both
- *    CTAs' slots (st.shared::cluster + a remote arrive), and both CTAs' readers
- *    free CTA 0's slot;
+ *    CTAs' slots (st.shared::cluster + a remote arrive); once CTA 1's readers
+ *    have all taken it, an idle thread of CTA 1 tells CTA 0's scheduler;
  *  - a cluster barrier after the barriers are set up (nobody arrives on a
  *    barrier its peer has not initialised) and one before exit (no CTA exits
  *    while its peer may still arrive on its barriers or write its smem).
@@ -108,15 +108,16 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
 
 
 /* Any role: the next pair from CTA 0's scheduler, -1 when none is left. Every
- * lane of the calling warp reads the slot; then one arrival per warp frees it,
- * at CTA 0 (whose scheduler fills both CTAs' slots). */
+ * lane of the calling warp reads the slot (written by CTA 0: acquire at
+ * cluster scope); then one arrival per warp frees it, at this CTA's
+ * tile_empty (CTA 1 relays it to CTA 0). */
 __device__ __forceinline__ int take_pair(pipeline *tp, const int *slot)
 {
     consumer_acquire_cluster(tp);
     const int pair = slot[tp->stage];
     __syncwarp(__activemask());
     if (threadIdx.x % 32 == 0)
-        mbarrier_arrive_release_cluster(mapa_shared_cluster(&tp->empty[tp->stage], 0));
+        consumer_release(tp, tp->stage);
     pipeline_advance(tp);
     return pair;
 }
@@ -132,7 +133,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed        */
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
     __shared__ uint64_t tile_full[1];  /* CTA 0's scheduler has put the next pair in tile_slot */
-    __shared__ uint64_t tile_empty[1]; /* (CTA 0's) every reader of both CTAs has taken it  */
+    __shared__ uint64_t tile_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it */
     __shared__ int tile_slot[1];       /* next pair's linear index, -1: no pair left         */
 
     const int tid = threadIdx.x;
@@ -145,10 +146,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * signals CTA r: a wgmma group completes for the whole warpgroup at once,
      * so one thread's wait speaks for all 128, and the two arrivals go out
      * from one instruction). tile_full: CTA 0's scheduler; tile_empty: one
-     * arrival per reading warp of both CTAs. */
+     * arrival per reading warp of this CTA, and at CTA 0 one more from CTA 1's
+     * relay. */
     if (tid == 0) {
         pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
-        pipeline_init(tile_full, tile_empty, 1, 1, CLUSTER * (1 + CONSUMERS * 4));
+        pipeline_init(tile_full, tile_empty, 1, 1, 1 + CONSUMERS * 4 + (rank == 0 ? CLUSTER - 1 : 0));
     }
     /* Both CTAs' barriers are initialised (and the init fence is released to
      * the cluster) before anyone arrives on a peer's barrier. */
@@ -189,6 +191,20 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_full[tp.stage], r));
                 }
                 pipeline_advance(&tp);
+            } while (pair >= 0);
+        } else if (tid == 32) {
+            /* CTA 1's relay: once every reader of this CTA has taken the pair
+             * in the slot, one arrival at CTA 0's tile_empty says so. It must
+             * release at cluster scope (the slot is about to be rewritten
+             * from CTA 0), and that is a fence: done here by an idle thread,
+             * not by every reading warp on its way into the next tile. */
+            uint32_t phase = 0;
+            int pair;
+            do {
+                mbarrier_wait_parity(&tile_empty[0], phase);
+                phase ^= 1;
+                pair = tile_slot[0]; /* what the readers took: -1 ends the relay too */
+                mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_empty[0], 0));
             } while (pair >= 0);
         }
     } else {
