@@ -81,7 +81,6 @@ build/%/hopper.o: %/hopper.cu $(COMMON_HDR)
 	$(NVCC) $(NVFLAGS) -c $< -o $@ 2> build/$*/hopper.ptxas.log; st=$$?; cat build/$*/hopper.ptxas.log >&2; exit $$st
 
 # -Xptxas -v output of blackwell.cu, kept in build/<step>/blackwell.ptxas.log.
-# Also builds a blackwell.cu that no step lists yet: make build/v5_clc/blackwell.o
 build/%/blackwell.o: %/blackwell.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) $(BW_NVFLAGS) -c $< -o $@ 2> build/$*/blackwell.ptxas.log; st=$$?; cat build/$*/blackwell.ptxas.log >&2; exit $$st
