@@ -162,90 +162,90 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 pipeline_advance(&tp);
             } while (tile >= 0);
         }
-        return;
-    }
-    setmaxnreg_inc<232>();
-    const int c = wg - 1; /* this consumer's rows of the tile: 64c .. 64c + 63 */
-    const int warp = tid / 32 % 4, lane = tid % 32;
-    uint8_t *c_bufs = smem + STAGES * STAGE_BYTES + c * C_BUFS * C_SLICE_BYTES;
-    int stored = 0; /* slices this consumer has handed to the TMA engine */
+    } else {
+        setmaxnreg_inc<232>();
+        const int c = wg - 1; /* this consumer's rows of the tile: 64c .. 64c + 63 */
+        const int warp = tid / 32 % 4, lane = tid % 32;
+        uint8_t *c_bufs = smem + STAGES * STAGE_BYTES + c * C_BUFS * C_SLICE_BYTES;
+        int stored = 0; /* slices this consumer has handed to the TMA engine */
 
-    pipeline pipe = pipeline_consumer(full, empty, STAGES);
-    pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
-    for (int tile = blockIdx.x; tile >= 0; tile = take_tile(&tp, tile_slot)) {
-        int m_block, n_block;
-        tile_map_coord(&tiles, tile, &m_block, &n_block);
-        const int m0 = m_block * BM;
-        const int n0 = n_block * BN;
+        pipeline pipe = pipeline_consumer(full, empty, STAGES);
+        pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
+        for (int tile = blockIdx.x; tile >= 0; tile = take_tile(&tp, tile_slot)) {
+            int m_block, n_block;
+            tile_map_coord(&tiles, tile, &m_block, &n_block);
+            const int m0 = m_block * BM;
+            const int n0 = n_block * BN;
 
-        /* acc: the m64n256 fragment of rows 64c .. 64c + 63 of the tile. */
-        float acc[128];
+            /* acc: the m64n256 fragment of rows 64c .. 64c + 63 of the tile. */
+            float acc[128];
 #pragma unroll
-        for (int i = 0; i < 128; i++)
-            acc[i] = 0.0f;
+            for (int i = 0; i < 128; i++)
+                acc[i] = 0.0f;
 
-        int prev = 0; /* stage of k-tile kt - 1 */
-        for (int kt = 0; kt < k_tiles; kt++) {
-            const int s = pipe.stage;
-            uint8_t *tile_a = smem + s * STAGE_BYTES; /* [BM][BK] fp16, swizzled */
-            uint8_t *tile_b = tile_a + TILE_A_BYTES;  /* [BN][BK] fp16, swizzled */
-            consumer_acquire(&pipe);
+            int prev = 0; /* stage of k-tile kt - 1 */
+            for (int kt = 0; kt < k_tiles; kt++) {
+                const int s = pipe.stage;
+                uint8_t *tile_a = smem + s * STAGE_BYTES; /* [BM][BK] fp16, swizzled */
+                uint8_t *tile_b = tile_a + TILE_A_BYTES;  /* [BN][BK] fp16, swizzled */
+                consumer_acquire(&pipe);
 
-            wgmma_fence();
+                wgmma_fence();
 #pragma unroll
-            for (int k = 0; k < BK / 16; k++) {
-                /* 16 fp16 of K = 32 bytes along each swizzled row. */
-                const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
-                const uint64_t da = wgmma_desc_k_sw128(tile_a + c * 64 * 128 + k * 32);
-                wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
-            }
-            wgmma_commit_group();
-            /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
-            wgmma_wait_group<1>();
-            if (kt > 0 && tid % 32 == 0)
-                consumer_release(&pipe, prev);
-            prev = s;
-            pipeline_advance(&pipe);
-        }
-        wgmma_wait_group<0>();
-        if (tid % 32 == 0)
-            consumer_release(&pipe, prev); /* the tile's last stage: the producer is waiting for it */
-
-        /* Epilogue: registers -> shared memory -> TMA store, one [64][64] slice of
-         * this consumer's rows at a time, in the same 128-byte swizzle as the
-         * inputs: a warp's 32 four-byte writes then fall in 32 different banks.
-         * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
-         * reading" means the buffer about to be written has been read. Slices
-         * wholly outside C are skipped (TMA clips partial ones). */
-#pragma unroll
-        for (int slice = 0; slice < BN / 64; slice++) {
-            if (n0 + slice * 64 >= N || m0 + c * 64 >= M) /* same for the whole warpgroup */
-                continue;
-            uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
-            if (tid % 128 == 0)
-                cp_async_bulk_wait_group_read<C_BUFS - 1>();
-            bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
-#pragma unroll
-            for (int chunk = 0; chunk < 8; chunk++)
-#pragma unroll
-                for (int half = 0; half < 2; half++) {
-                    const int j = slice * 8 + chunk;                /* 8-column group of the tile */
-                    const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
-                    uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
-                    *(__half2 *)dst =
-                        __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                for (int k = 0; k < BK / 16; k++) {
+                    /* 16 fp16 of K = 32 bytes along each swizzled row. */
+                    const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
+                    const uint64_t da = wgmma_desc_k_sw128(tile_a + c * 64 * 128 + k * 32);
+                    wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
                 }
-            fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-            bar_sync(2 + c, 128);
-            if (tid % 128 == 0) {
-                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + c * 64, buf);
-                cp_async_bulk_commit_group();
+                wgmma_commit_group();
+                /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+                wgmma_wait_group<1>();
+                if (kt > 0 && tid % 32 == 0)
+                    consumer_release(&pipe, prev);
+                prev = s;
+                pipeline_advance(&pipe);
             }
-            stored++;
+            wgmma_wait_group<0>();
+            if (tid % 32 == 0)
+                consumer_release(&pipe, prev); /* the tile's last stage: the producer is waiting for it */
+
+            /* Epilogue: registers -> shared memory -> TMA store, one [64][64] slice of
+             * this consumer's rows at a time, in the same 128-byte swizzle as the
+             * inputs: a warp's 32 four-byte writes then fall in 32 different banks.
+             * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
+             * reading" means the buffer about to be written has been read. Slices
+             * wholly outside C are skipped (TMA clips partial ones). */
+#pragma unroll
+            for (int slice = 0; slice < BN / 64; slice++) {
+                if (n0 + slice * 64 >= N || m0 + c * 64 >= M) /* same for the whole warpgroup */
+                    continue;
+                uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
+                if (tid % 128 == 0)
+                    cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+#pragma unroll
+                for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                    for (int half = 0; half < 2; half++) {
+                        const int j = slice * 8 + chunk;                /* 8-column group of the tile */
+                        const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                        uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
+                        *(__half2 *)dst =
+                            __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                    }
+                fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+                bar_sync(2 + c, 128);
+                if (tid % 128 == 0) {
+                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + c * 64, buf);
+                    cp_async_bulk_commit_group();
+                }
+                stored++;
+            }
         }
+        if (tid % 128 == 0)
+            cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
     }
-    if (tid % 128 == 0)
-        cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
 }
 
 static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int K, int ldc,

@@ -106,7 +106,6 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
 #endif
 }
 
-
 /* Any role: the next pair from CTA 0's scheduler, -1 when none is left. Every
  * lane of the calling warp reads the slot (written by CTA 0: acquire at
  * cluster scope); then one arrival per warp frees it, at this CTA's
