@@ -11,7 +11,7 @@ endif
 ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
-STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
+STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster v7_stream_k
 # Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
 # A step of STEPS not listed here links without one and refuses a B200 by name.
 BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster

@@ -67,6 +67,35 @@ expect_refusal() { # name pattern command...
     fi
 }
 
+# v7: the plan's paths, each named by its V7_PLAN line (stderr), then verified
+# like every shape: split-K over few pairs (the owner adds partials from up
+# to a dozen clusters), the 128 x 128 tile, pairs that share A, the stream-K
+# wave after whole pairs, a single k-tile per cluster.
+V7_PLANS=(
+    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on [0-9]+ clusters, 8 stream-K"
+    "1024 1024 16384|tiles 128 x 128, pairs share B, 32 pairs of 256 k-tiles on [0-9]+ clusters, 32 stream-K"
+    "16 8192 8192|tiles 128 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"
+    "8192 64 8192|tiles 128 x 128, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"
+    "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "256 256 512|tiles 128 x 128, pairs share B, 2 pairs of 8 k-tiles on 16 clusters, 2 stream-K"
+)
+run_plan() { # shape plan-regex
+    local out rc
+    # shellcheck disable=SC2086
+    out=$(V7_PLAN=1 timeout 300 ./v7 $1 --check both --reps 0 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL ./v7 $1 (plan path, exit $rc)"
+        echo "$out" | tail -8 | sed 's/^/    /'
+    elif ! grep -qE -- "$2" <<<"$out"; then
+        echo "FAIL ./v7 $1: plan does not match '$2'"
+        grep 'v7 plan' <<<"$out" | head -2 | sed 's/^/    /'
+    else
+        echo "PASS ./v7 $1 ($(grep -m1 -o 'tiles.*' <<<"$out"))"
+    fi
+}
+
 test_step() {
     local bin=./${1%%_*} shape tool
     # Two streams at once, CUDA-graph capture and replay (tests/streams_graph.c).
@@ -77,6 +106,9 @@ test_step() {
         # shellcheck disable=SC2086
         run "$bin $shape" 300 $bin $shape --check both --reps 0
     done
+    if [ "$1" = v7_stream_k ]; then
+        for shape in "${V7_PLANS[@]}"; do run_plan "${shape%%|*}" "${shape#*|}"; done
+    fi
     # The sanitizers slow kernels down by orders of magnitude: the driver's
     # own limit (10 s at these sizes) is lifted; the outer timeout still holds.
     for tool in memcheck racecheck synccheck; do

@@ -20,6 +20,7 @@
 #include "../common/matmul.h"
 #include "../common/tcgen05_desc.h"
 #include "../common/tile_order.h"
+#include "../common/stream_k.h"
 #include "../common/tmap.h"
 #include "../common/verify.h"
 #include "../common/waitlimit.h"
@@ -776,6 +777,152 @@ static void test_scheduler(void)
     end();
 }
 
+/* ---- stream_k.h: v7's plan and work split -------------------------------- */
+
+/* Plays out v7's plan for one problem as the kernel does: each cluster takes
+ * its stream-K pieces (sk_piece), then whole pairs (its own index first,
+ * then claims from the shared counter, the clusters interleaved at random).
+ * Demands: every (pair, k-tile) unit computed exactly once; a piece that
+ * does not start at k-tile 0 is its cluster's first piece, and a cluster has
+ * at most one; every owner's contributor list (sk_next_contributor) is the
+ * contributors' first pieces, in order, exactly covering the rest of its
+ * pair, and every contributor piece is added by exactly one owner; with at
+ * least one full wave a pair is split at most three ways. */
+static void check_stream_k(int M, int N, int K, const int clusters[2], uint64_t seed)
+{
+    const sk_plan s = sk_plan_make(M, N, K, clusters);
+    const int maxc = clusters[s.bn == 256 ? 0 : 1];
+    EXPECT(s.clusters >= 1 && s.clusters <= maxc, "%dx%dx%d: %d clusters of %d", M, N, K,
+           s.clusters, maxc);
+    EXPECT(s.sk_pairs >= 0 && s.sk_pairs <= s.pairs, "%dx%dx%d: sk_pairs %d of %d", M, N, K,
+           s.sk_pairs, s.pairs);
+    if (cur_failed) return;
+    const size_t units = (size_t)s.pairs * (size_t)s.k_tiles;
+    unsigned char *seen = calloc(units, 1);
+    int *ways = calloc((size_t)s.pairs, sizeof(int));
+    int *used = calloc((size_t)s.clusters, sizeof(int)); /* contributor pieces added */
+    int *cur = malloc(sizeof(int) * (size_t)s.clusters);
+    if (!seen || !ways || !used || !cur) {
+        failf(__LINE__, "out of memory");
+        goto out;
+    }
+    for (int p = 0; p < s.clusters && !cur_failed; p++) {
+        int firsts = 0;
+        EXPECT(p < s.pairs - s.sk_pairs || sk_piece(&s, p, 0).pair >= 0,
+               "%dx%dx%d: cluster %d has no work", M, N, K, p);
+        for (int n = 0;; n++) {
+            const sk_work w = sk_piece(&s, p, n);
+            if (w.pair < 0) break;
+            EXPECT(w.pair < s.sk_pairs && w.kb >= 0 && w.kb < w.ke && w.ke <= s.k_tiles,
+                   "%dx%dx%d cluster %d piece %d: pair %d k %d..%d", M, N, K, p, n, w.pair, w.kb, w.ke);
+            if (cur_failed) break;
+            ways[w.pair]++;
+            for (int k = w.kb; k < w.ke && !cur_failed; k++)
+                if (seen[(size_t)w.pair * s.k_tiles + k]++)
+                    failf(__LINE__, "%dx%dx%d: pair %d k-tile %d twice", M, N, K, w.pair, k);
+            if (w.kb > 0) {
+                EXPECT(n == 0, "%dx%dx%d cluster %d: contributor piece is its piece %d", M, N, K, p, n);
+                firsts++;
+            }
+            if (w.kb == 0 && w.ke < s.k_tiles) { /* an owner: follow its contributors */
+                int at = w.ke, q = p;
+                while ((q = sk_next_contributor(&s, w.pair, q)) >= 0 && !cur_failed) {
+                    const sk_work c = sk_piece(&s, q, 0);
+                    EXPECT(c.pair == w.pair && c.kb == at, "%dx%dx%d pair %d: contributor %d has "
+                           "pair %d k %d.., want k %d..", M, N, K, w.pair, q, c.pair, c.kb, at);
+                    used[q]++;
+                    at = c.ke;
+                }
+                EXPECT(at == s.k_tiles, "%dx%dx%d pair %d: contributors end at k-tile %d of %d", M,
+                       N, K, w.pair, at, s.k_tiles);
+            }
+        }
+        EXPECT(firsts <= 1, "cluster %d: %d contributor pieces", p, firsts);
+        /* Owners visit only clusters of a higher index: p's count is final. */
+        const sk_work f = sk_piece(&s, p, 0);
+        EXPECT(used[p] == (f.pair >= 0 && f.kb > 0), "%dx%dx%d: cluster %d's partial added %d times",
+               M, N, K, p, used[p]);
+    }
+    if (s.pairs >= s.clusters)
+        for (int u = 0; u < s.sk_pairs && !cur_failed; u++)
+            EXPECT(ways[u] <= 3, "%dx%dx%d: pair %d split %d ways", M, N, K, u, ways[u]);
+    /* Whole pairs: by index first, then claims in a random interleaving. */
+    const int whole = s.pairs - s.sk_pairs;
+    int counter = 0, live = 0;
+    for (int p = 0; p < s.clusters; p++) {
+        cur[p] = p < whole ? p : -1;
+        live += cur[p] >= 0;
+    }
+    uint64_t x = seed;
+    while (live > 0 && !cur_failed) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int p = (int)((x >> 33) % (uint64_t)s.clusters);
+        if (cur[p] < 0) continue;
+        const int pair = s.sk_pairs + cur[p];
+        for (int k = 0; k < s.k_tiles && !cur_failed; k++)
+            if (seen[(size_t)pair * s.k_tiles + k]++)
+                failf(__LINE__, "%dx%dx%d: whole pair %d twice", M, N, K, pair);
+        cur[p] = sched_claim(s.clusters, counter++, whole);
+        live -= cur[p] < 0;
+    }
+    for (size_t i = 0; i < units && !cur_failed; i++)
+        EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
+               i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
+out:
+    free(seen);
+    free(ways);
+    free(used);
+    free(cur);
+}
+
+static void test_stream_k(void)
+{
+    static const int shapes[][3] = {
+        {1, 1, 1},          {1, 1, 8},         {64, 64, 8},        {129, 257, 200},
+        {1024, 1024, 1024}, {2048, 2048, 2048}, {512, 512, 8192}, {1024, 1024, 16384},
+        {64, 8192, 8192},   {8192, 64, 8192},  {16, 8192, 8192},   {4096, 4096, 4104},
+        {4104, 4104, 4096}, {8192, 8192, 8192}, {4096, 14336, 4096}, {16384, 4096, 14336},
+        {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
+        {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64}};
+    static const int gpus[][2] = {{66, 66}, {60, 62}, {1, 1}, {2, 3}, {7, 7}, {132, 132}};
+    begin("stream_k_units_once");
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
+        for (size_t g = 0; g < sizeof gpus / sizeof gpus[0] && !cur_failed; g++)
+            check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g], 3 + i * 7 + g);
+    end();
+
+    /* The rule, on an H100's 66 clusters. */
+    begin("stream_k_rule");
+    const int h100[2] = {66, 66};
+    sk_plan s = sk_plan_make(8192, 8192, 8192, h100);
+    /* 1024 pairs: 15 waves and 34 pairs: those and one wave more are stream-K. */
+    EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 + 66 &&
+           s.clusters == 66 && s.k_tiles == 128, "8192^3: bn %d share_b %d pairs %d sk %d",
+           s.bn, s.share_b, s.pairs, s.sk_pairs);
+    EXPECT(s.sk_iters == 100 * 128 && sk_begin(&s, 66) == s.sk_iters, "8192^3: iterations");
+    s = sk_plan_make(2048, 2048, 2048, h100); /* 64 pairs: 3/4 of a wave or more, 256 wide */
+    EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
+           "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
+    s = sk_plan_make(1024, 1024, 1024, h100); /* 16 pairs of 256: too few, 32 of 128 */
+    EXPECT(s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 66,
+           "1024^3: bn %d pairs %d sk %d", s.bn, s.pairs, s.sk_pairs);
+    s = sk_plan_make(64, 8192, 8192, h100); /* one block row: pairs along N share A */
+    EXPECT(s.bn == 128 && !s.share_b && s.pairs == 32 && s.sk_pairs == 32,
+           "64x8192x8192: bn %d share_b %d pairs %d", s.bn, s.share_b, s.pairs);
+    s = sk_plan_make(8192, 64, 8192, h100); /* N <= 128: 128 wide */
+    EXPECT(s.bn == 128 && s.share_b && s.pairs == 32, "8192x64x8192: bn %d pairs %d", s.bn, s.pairs);
+    s = sk_plan_make(4096, 4096, 4096, h100); /* 256 pairs: 3 waves and 58 */
+    EXPECT(s.bn == 256 && s.sk_pairs == 58 + 66, "4096^3: sk %d", s.sk_pairs);
+    s = sk_plan_make(128 * 2 * 131, 256, 64, h100); /* 131 pairs: 65 of 66 in the last wave */
+    EXPECT(s.pairs == 131 && s.sk_pairs == 0, "131 pairs: sk %d", s.sk_pairs);
+    s = sk_plan_make(128 * 2 * 132, 256, 64, h100); /* 132 pairs: 2 full waves */
+    EXPECT(s.pairs == 132 && s.sk_pairs == 0 && s.clusters == 66, "132 pairs: sk %d", s.sk_pairs);
+    s = sk_plan_make(256, 256, 64, h100); /* 1 pair of 128: one cluster, no split of one k-tile */
+    EXPECT(s.bn == 128 && s.pairs == 2 && s.sk_pairs == 2 && s.sk_iters == 2 && s.clusters == 2,
+           "256x256x64: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
+    end();
+}
+
 /* ---- tcgen05_desc.h: sm_100 descriptors, field by field ------------------ */
 
 /* One field of a descriptor as the PTX ISA's table states it: bits
@@ -1381,6 +1528,7 @@ int main(void)
     test_tile_map();
     test_tile_order_width();
     test_scheduler();
+    test_stream_k();
     test_umma_smem_desc();
     test_umma_idesc();
     test_matmul_pick();

@@ -1,0 +1,136 @@
+/* v7's work decomposition: which tile shape, which operand a cluster pair
+ * shares, and how the k-tiles of the problem are split among the clusters.
+ * Pure arithmetic, shared by the host (launch set-up, host tests) and the
+ * device (the scheduler and the fixup).
+ *
+ * Units of work are tile PAIRS (the two tiles of a 2-CTA cluster, as in v6)
+ * times k-tiles: pair u, k-tiles kb .. ke - 1. The pairs, in the L2-friendly
+ * tile order, are cut in two parts:
+ *  - the first sk_pairs pairs are stream-K: their sk_pairs * k_tiles
+ *    iterations (one pair, one k-tile) are dealt out in equal contiguous
+ *    ranges, cluster p taking [sk_begin(p), sk_begin(p + 1)). A range starts
+ *    and ends anywhere, so a pair can be split among several clusters;
+ *  - the rest are data-parallel: whole pairs, the first one per cluster by
+ *    its index, then claimed from an atomic counter (as in v6).
+ * A split pair is finished by its OWNER, the cluster whose range holds its
+ * first k-tile: every other cluster in the split writes its fp32 partial
+ * sums to a workspace slot of its own and raises a flag; the owner adds
+ * them to its own sums in cluster order, then stores C. The order of the
+ * additions is fixed by the plan, not by timing, so C is bitwise the same
+ * on every run. */
+#ifndef COMMON_STREAM_K_H
+#define COMMON_STREAM_K_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define SK_HD __host__ __device__
+#else
+#define SK_HD
+#endif
+
+typedef struct {
+    int bn;          /* tile columns: 256, or 128 for problems of less than a wave  */
+    int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
+    int m_blocks, n_blocks; /* 128 x bn tiles                                     */
+    int pairs;       /* units of the tile order                                  */
+    int k_tiles;     /* 64-wide k-tiles                                          */
+    int clusters;    /* grid, in clusters                                        */
+    int sk_pairs;    /* the first sk_pairs pairs are split stream-K; 0: none     */
+    int64_t sk_iters; /* sk_pairs * k_tiles                                      */
+    int64_t sk_per;  /* sk_iters / clusters: iterations per cluster ...          */
+    int sk_extra;    /* ... and one more for the first sk_iters % clusters       */
+} sk_plan;
+
+/* Start of cluster p's stream-K range (p = clusters: the end of the last).
+ * No division: the device calls this with 128 accumulators live. */
+static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
+{
+    return s->sk_per * p + (p < s->sk_extra ? p : s->sk_extra);
+}
+
+/* The plan for an M x N x K problem on a GPU that holds `max_clusters`
+ * 2-CTA clusters of this kernel at once (for each tile width).
+ *  - Tile width: 256 (v6's tile) when its pairs fill at least 3/4 of a
+ *    wave and N > 128; otherwise 128: twice the pairs to spread over the
+ *    SMs (less splitting, so less fixup), half the wasted columns when N is
+ *    small.
+ *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
+ *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
+ *  - Stream-K covers the last, partial wave: with w full waves and a
+ *    remainder of r pairs (0 < r), the first r pairs, plus one full wave
+ *    when w >= 1 (so every cluster gets between one and two pairs' worth of
+ *    iterations and a pair is split at most three ways), are stream-K; the
+ *    rest data-parallel. A remainder of 0, or one so large that the last
+ *    wave is at least 15/16 full, is left data-parallel: the split would
+ *    gain less than its fixup costs. */
+static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[2])
+{
+    sk_plan s;
+    s.k_tiles = (K + 63) / 64;
+    s.m_blocks = (M + 127) / 128;
+    for (int i = 0; i < 2; i++) {
+        s.bn = i == 0 ? 256 : 128;
+        s.n_blocks = (N + s.bn - 1) / s.bn;
+        s.share_b = s.m_blocks >= 2;
+        s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks
+                            : s.m_blocks * ((s.n_blocks + 1) / 2);
+        s.clusters = max_clusters[i];
+        if (4 * s.pairs >= 3 * s.clusters && N > 128)
+            break; /* 256 wide */
+    }
+    const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
+    if (rem == 0 || rem * 16 >= s.clusters * 15)
+        s.sk_pairs = 0;
+    else
+        s.sk_pairs = rem + (waves >= 1 ? s.clusters : 0);
+    s.sk_iters = (int64_t)s.sk_pairs * s.k_tiles;
+    /* No cluster without work: no more clusters than pairs, nor than
+     * iterations when all are stream-K (then no range is empty). */
+    if (s.sk_pairs == 0 && s.pairs < s.clusters)
+        s.clusters = s.pairs;
+    if (s.sk_pairs == s.pairs && s.sk_iters < s.clusters)
+        s.clusters = (int)s.sk_iters;
+    s.sk_per = s.sk_iters / s.clusters;
+    s.sk_extra = (int)(s.sk_iters % s.clusters);
+    return s;
+}
+
+/* A piece of work: pair `pair`, k-tiles kb .. ke - 1; pair < 0: none left. */
+typedef struct {
+    int pair, kb, ke;
+} sk_work;
+
+/* The n-th stream-K piece of cluster p (n = 0, 1, ..): its range cut at pair
+ * boundaries. pair = -1 once the range is used up. */
+static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
+{
+    sk_work w = {-1, 0, 0};
+    const int64_t end = sk_begin(s, p + 1);
+    int64_t i = sk_begin(s, p);
+    for (int j = 0; i < end; j++) {
+        const int pair = (int)(i / s->k_tiles);
+        int64_t stop = (int64_t)(pair + 1) * s->k_tiles;
+        if (stop > end) stop = end;
+        if (j == n) {
+            w.pair = pair;
+            w.kb = (int)(i - (int64_t)pair * s->k_tiles);
+            w.ke = (int)(stop - (int64_t)pair * s->k_tiles);
+            return w;
+        }
+        i = stop;
+    }
+    return w;
+}
+
+/* The clusters whose partials the owner of a split piece adds, in order: the
+ * owner p ends its range inside the pair; the next clusters cover the rest,
+ * each with the first piece of its range (no range is empty: see
+ * sk_plan_make). Start with q = p (the owner); each call returns the next
+ * contributor after q, or -1 once the pair's last k-tile is covered. */
+static inline SK_HD int sk_next_contributor(const sk_plan *s, int pair, int q)
+{
+    return sk_begin(s, q + 1) >= (int64_t)(pair + 1) * s->k_tiles ? -1 : q + 1;
+}
+
+#endif

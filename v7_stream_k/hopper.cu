@@ -1,0 +1,505 @@
+/* v7_stream_k: the work decomposition fits the problem (sm_90a).
+ *
+ * Previous step: v6_cluster (2-CTA clusters sharing an operand tile, a
+ * persistent grid claiming whole 256 x 256 tile pairs).
+ *
+ * The idea. Whole tiles are the wrong unit of work when their count does
+ * not fit the GPU. At 8192^3 there are 2048 tiles of 128 x 256, 1024 pairs
+ * for the 66 clusters an H100 holds (132 SMs): 15.5 waves, so the last wave
+ * leaves half of the SMs idle, 3% of the run. At 1024^3 there are 16 pairs,
+ * and 3/4 of the GPU has nothing to do; at 512 x 512 x 8192, 4 pairs of 128
+ * k-tiles each. So this step cuts work in k-tiles (stream-K, Osama et al.,
+ * PPoPP 2023), planned on the host by sk_plan_make (common/stream_k.h):
+ *  - the pairs of the last partial wave, plus one full wave, are dealt out
+ *    as equal ranges of (pair, k-tile) iterations, one range per cluster;
+ *    a range may start and end inside a pair, so a pair can be split
+ *    between up to three clusters (all pairs, when there is less than a
+ *    wave: then it is split-K);
+ *  - the other pairs stay whole and are claimed as in v6;
+ *  - a split pair's pieces meet in fp32: every cluster but the owner (the
+ *    one holding the pair's first k-tile) writes its partial sums to a
+ *    workspace slot of its own and raises a flag (st.release.gpu); the
+ *    owner waits for each flag (ld.acquire.gpu), adds the partials in
+ *    cluster order and stores C. The order is fixed by the plan, not by who
+ *    finishes first, so every run gives the same bits. No deadlock: a
+ *    contributor's piece is the first of its range, and it waits on nobody;
+ *  - problems of less than 3/4 of a wave of pairs use 128 x 128 tiles (twice
+ *    the pairs, less splitting), as do problems with N <= 128; when C has a
+ *    single block row the pair shares A (two N-neighbours) instead of B;
+ *    a consumer whose 64 rows lie below C skips its MMAs (M = 16 or 64).
+ * The scheduler (CTA 0's thread 32) now sends (pair, first k-tile, end
+ * k-tile) through the tile slot instead of a pair index: first its
+ * stream-K pieces, then whole pairs. Everything else is v6.
+ *
+ * Run: make v7 && ./v7 1024 1024 1024   (V7_PLAN=1 prints the plan)
+ */
+#include <cuda_fp16.h>
+#include "../common/matmul.h"
+#include "../common/check.h"
+#include "../common/smem.cuh"
+#include "../common/fence.cuh"
+#include "../common/wgmma.cuh"
+#include "../common/mbarrier.cuh"
+#include "../common/tma.cuh"
+#include "../common/tmap.h"
+#include "../common/warpgroup.cuh"
+#include "../common/cluster.cuh"
+#include "../common/pipeline.cuh"
+#include "../common/tile_order.h"
+#include "../common/stream_k.h"
+#include "../common/flag.cuh"
+#include <stdlib.h>
+
+#define BM 128                        /* rows of C per CTA                          */
+/* BN, the columns of C per CTA, is the kernel's template parameter: 256, or
+ * 128 for small problems (the plan picks; wgmma's N is part of the instruction). */
+#define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
+#define CONSUMERS 2                   /* consumer warpgroups, 64 rows of the tile each */
+#define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
+#define STAGES (BN == 256 ? 4 : 6)    /* k-tiles resident in the ring: 192 KB either way */
+#define CLUSTER 2                     /* CTAs per cluster: a pair                    */
+/* Which operand a pair shares is the plan's choice (plan.share_b); the group
+ * width of the tile order is worked out per call from K and the L2 size
+ * (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
+
+/* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
+ * tile B [BN][BK] (32 or 16 KB), both K-major in the 128-byte swizzle (see
+ * wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64] fp16
+ * (8 KB each) in the same swizzle. 4 x 48 (or 6 x 32) + 2 x 2 x 8 = 224 KB of the 227. */
+#define TILE_A_BYTES (BM * BK * 2)
+#define TILE_B_BYTES (BN * BK * 2)
+#define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
+#define C_SLICE_BYTES (64 * 64 * 2)   /* a consumer's [64 rows][64 cols] slice of C */
+#define C_BUFS 2                      /* slice buffers per consumer: one filled while one drains */
+#define SMEM_BYTES (STAGES * STAGE_BYTES + CONSUMERS * C_BUFS * C_SLICE_BYTES + 1024)
+/* A consumer's partial sums in the workspace: its [64][BN] fp32 fragment. */
+#define PARTIAL_FLOATS (64 * BN)
+
+/* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
+ * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
+ * columns arrive as zeros and still count toward the expected bytes. The
+ * shared operand: this CTA loads half of it (rank r: the r-th half) into
+ * both CTAs; the other half arrives from the peer, also counted here. */
+template <int BN>
+__device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
+                                           const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
+                                           int kt, int m0, int n0, uint32_t rank, int share_b)
+{
+    mbarrier_arrive_expect_tx(full, STAGE_BYTES);
+    if (share_b) {
+        cp_async_bulk_tensor_2d_global_to_shared(stage, tmap_a, kt * BK, m0, full);
+        cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + TILE_A_BYTES + rank * TILE_B_BYTES / 2,
+                                                           tmap_b, kt * BK, n0 + rank * BN / 2, full,
+                                                           (1 << CLUSTER) - 1);
+    } else {
+        cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + rank * TILE_A_BYTES / 2, tmap_a,
+                                                           kt * BK, m0 + rank * BM / 2, full,
+                                                           (1 << CLUSTER) - 1);
+        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
+    }
+}
+
+/* Any role: the next piece of work from CTA 0's scheduler (pair < 0: none
+ * left). Every lane of the calling warp reads the slot (written by CTA 0:
+ * acquire at cluster scope); then one arrival per warp frees it, at this
+ * CTA's tile_empty (CTA 1 relays it to CTA 0). */
+__device__ __forceinline__ sk_work take_work(pipeline *tp, const int *slot)
+{
+    consumer_acquire_cluster(tp);
+    const sk_work w = {slot[0], slot[1], slot[2]};
+    __syncwarp(__activemask());
+    if (threadIdx.x % 32 == 0)
+        consumer_release(tp, tp->stage);
+    pipeline_advance(tp);
+    return w;
+}
+
+/* The scheduler's next piece for cluster p: its stream-K pieces in order
+ * (sk_piece), then whole pairs past the stream-K ones, the first by the
+ * cluster's index (dp < 0 until then), the rest claimed. */
+__device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int *n, int *dp,
+                                             int *next_pair)
+{
+    sk_work w = sk_piece(plan, p, *n);
+    if (w.pair >= 0) {
+        (*n)++;
+        return w;
+    }
+    const int units = plan->pairs - plan->sk_pairs; /* whole pairs */
+    const int u = (*dp)++ < 0 ? (p < units ? p : -1)
+                              : sched_claim(plan->clusters, atomicAdd(next_pair, 1), units);
+    w.pair = u < 0 ? -1 : plan->sk_pairs + u;
+    w.kb = 0;
+    w.ke = plan->k_tiles;
+    return w;
+}
+
+template <int BN>
+__global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
+matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
+              const __grid_constant__ CUtensorMap tmap_c, int M, int N, int K,
+              const tile_map pairs, const sk_plan plan, int *next_pair, uint32_t *flags,
+              float *partials)
+{
+    extern __shared__ uint8_t smem_raw[];
+    uint8_t *smem = align1024(smem_raw);
+
+    __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed        */
+    __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
+    __shared__ uint64_t tile_full[1];  /* CTA 0's scheduler has put the next piece in tile_slot */
+    __shared__ uint64_t tile_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it */
+    __shared__ int tile_slot[3];       /* next piece: pair (-1: none left), first k-tile, end k-tile */
+
+    const int tid = threadIdx.x;
+    const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
+    const int p = (int)cluster_id_x();       /* this cluster: its stream-K range, its workspace slot */
+    (void)K;
+
+    /* full: one arrival, the thread that issues this CTA's copies; empty: one
+     * arrival per consumer warpgroup of both CTAs (thread r of a warpgroup
+     * signals CTA r: a wgmma group completes for the whole warpgroup at once,
+     * so one thread's wait speaks for all 128, and the two arrivals go out
+     * from one instruction). tile_full: CTA 0's scheduler; tile_empty: one
+     * arrival per reading warp of this CTA, and at CTA 0 one more from CTA 1's
+     * relay. */
+    if (tid == 0) {
+        pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
+        pipeline_init(tile_full, tile_empty, 1, 1, 1 + CONSUMERS * 4 + (rank == 0 ? CLUSTER - 1 : 0));
+    }
+    /* Both CTAs' barriers are initialised (and the init fence is released to
+     * the cluster) before anyone arrives on a peer's barrier. */
+    barrier_cluster_arrive_release();
+    barrier_cluster_wait_acquire();
+
+    const int wg = tid / 128;
+    if (wg == 0) {
+        /* Producer: one thread fills the ring, each stage once the consumers
+         * have released it. */
+        setmaxnreg_dec<40>();
+        if (tid == 0) {
+            pipeline pipe = pipeline_producer(full, empty, STAGES);
+            pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
+            for (sk_work w = take_work(&tp, tile_slot); w.pair >= 0; w = take_work(&tp, tile_slot)) {
+                int m_block, n_block;
+                tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
+                for (int kt = w.kb; kt < w.ke; kt++) {
+                    producer_acquire(&pipe); /* released by both CTAs' consumers */
+                    load_stage<BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
+                                   &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b);
+                    pipeline_advance(&pipe);
+                }
+            }
+        } else if (tid == 32 && rank == 0) {
+            /* Scheduler (CTA 0 only): works out the cluster's pieces while the
+             * others compute. Each goes into both CTAs' slots, then a
+             * release-arrive on each CTA's tile_full carries it. */
+            pipeline tp = pipeline_producer(tile_full, tile_empty, 1);
+            int n = 0, dp = -1;
+            sk_work w;
+            do {
+                producer_acquire_cluster(&tp);
+                w = next_work(&plan, p, &n, &dp, next_pair);
+                for (uint32_t r = 0; r < CLUSTER; r++) {
+                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[0], r), (uint32_t)w.pair);
+                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[1], r), (uint32_t)w.kb);
+                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[2], r), (uint32_t)w.ke);
+                    mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_full[tp.stage], r));
+                }
+                pipeline_advance(&tp);
+            } while (w.pair >= 0);
+        } else if (tid == 32) {
+            /* CTA 1's relay: once every reader of this CTA has taken the piece
+             * in the slot, one arrival at CTA 0's tile_empty says so. It must
+             * release at cluster scope (the slot is about to be rewritten
+             * from CTA 0), and that is a fence: done here by an idle thread,
+             * not by every reading warp on its way into the next tile. */
+            uint32_t phase = 0;
+            int pair;
+            do {
+                mbarrier_wait_parity(&tile_empty[0], phase);
+                phase ^= 1;
+                pair = tile_slot[0]; /* what the readers took: -1 ends the relay too */
+                mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_empty[0], 0));
+            } while (pair >= 0);
+        }
+    } else {
+        setmaxnreg_inc<232>();
+        const int c = wg - 1; /* this consumer's rows of the tile: 64c .. 64c + 63 */
+        const int t = tid % 128, warp = tid / 32 % 4, lane = tid % 32;
+        uint8_t *c_bufs = smem + STAGES * STAGE_BYTES + c * C_BUFS * C_SLICE_BYTES;
+        int stored = 0; /* slices this consumer has handed to the TMA engine */
+
+        pipeline pipe = pipeline_consumer(full, empty, STAGES);
+        pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
+        for (sk_work w = take_work(&tp, tile_slot); w.pair >= 0; w = take_work(&tp, tile_slot)) {
+            int m_block, n_block;
+            tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
+            const int m0 = m_block * BM;
+            const int n0 = n_block * BN;
+            /* Do this consumer's 64 rows hold any of C? If not (M = 16, the
+             * second tile of a pair past the edge), its MMAs, partials and
+             * stores are skipped alike, in every cluster that shares the piece. */
+            const bool live = m0 + c * 64 < M && n0 < N;
+
+            /* acc: the m64nBN fragment of rows 64c .. 64c + 63 of the tile. */
+            float acc[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; i++)
+                acc[i] = 0.0f;
+
+            int prev = 0; /* stage of k-tile kt - 1 */
+            for (int kt = w.kb; kt < w.ke; kt++) {
+                const int s = pipe.stage;
+                uint8_t *tile_a = smem + s * STAGE_BYTES; /* [BM][BK] fp16, swizzled */
+                uint8_t *tile_b = tile_a + TILE_A_BYTES;  /* [BN][BK] fp16, swizzled */
+                consumer_acquire(&pipe);
+
+                if (live) {
+                    wgmma_fence();
+#pragma unroll
+                    for (int k = 0; k < BK / 16; k++) {
+                        /* 16 fp16 of K = 32 bytes along each swizzled row. */
+                        const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
+                        const uint64_t da = wgmma_desc_k_sw128(tile_a + c * 64 * 128 + k * 32);
+                        if constexpr (BN == 256)
+                            wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
+                        else
+                            wgmma_m64n128k16_f32_f16_f16(acc, da, db, 1);
+                    }
+                    wgmma_commit_group();
+                }
+                /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+                wgmma_wait_group<1>();
+                if (kt > w.kb && tid % 128 < CLUSTER)
+                    consumer_release_cluster(&pipe, prev, tid % 128);
+                prev = s;
+                pipeline_advance(&pipe);
+            }
+            wgmma_wait_group<0>();
+            if (tid % 128 < CLUSTER)
+                consumer_release_cluster(&pipe, prev, tid % 128); /* the piece's last stage */
+
+            /* Stream-K fixup. A piece that does not start at k-tile 0 belongs to
+             * a pair another cluster owns: hand the sums over and go on. The
+             * workspace has a slot and a flag per cluster, CTA and consumer (a
+             * cluster hands on at most one partial: its first piece's), laid
+             * out as the fragment: float4 i of thread t at [i][t], so each
+             * warp writes and reads 512 contiguous bytes. */
+            if (w.kb > 0) {
+                if (live) {
+                    const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
+                    float4 *slot = (float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4);
+#pragma unroll
+                    for (int i = 0; i < BN / 8; i++)
+                        __stcg(&slot[i * 128 + t],
+                               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+                    bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
+                    if (t == 0)
+                        st_release_gpu_u32(&flags[me], 1); /* ... before the flag says so */
+                }
+                continue;
+            }
+            /* The owner of a split pair: add the others' partials, in cluster
+             * order (fixed by the plan: the same bits every run). */
+            if (w.ke < plan.k_tiles && live) {
+                for (int q = sk_next_contributor(&plan, w.pair, p); q >= 0;
+                     q = sk_next_contributor(&plan, w.pair, q)) {
+                    const int them = (q * CLUSTER + (int)rank) * CONSUMERS + c;
+                    const float4 *part = (const float4 *)partials + (size_t)them * (PARTIAL_FLOATS / 4);
+                    if (t == 0)
+                        while (ld_acquire_gpu_u32(&flags[them]) == 0)
+                            ;
+                    bar_sync(2 + c, 128); /* thread 0 has seen the flag: all may read */
+#pragma unroll
+                    for (int i = 0; i < BN / 8; i++) {
+                        const float4 v = __ldcg(&part[i * 128 + t]);
+                        acc[4 * i] += v.x;
+                        acc[4 * i + 1] += v.y;
+                        acc[4 * i + 2] += v.z;
+                        acc[4 * i + 3] += v.w;
+                    }
+                }
+            }
+
+            /* Epilogue: registers -> shared memory -> TMA store, one [64][64] slice of
+             * this consumer's rows at a time, in the same 128-byte swizzle as the
+             * inputs: a warp's 32 four-byte writes then fall in 32 different banks.
+             * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
+             * reading" means the buffer about to be written has been read. Slices
+             * wholly outside C are skipped (TMA clips partial ones). */
+#pragma unroll
+            for (int slice = 0; slice < BN / 64; slice++) {
+                if (n0 + slice * 64 >= N || m0 + c * 64 >= M) /* same for the whole warpgroup */
+                    continue;
+                uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
+                if (tid % 128 == 0)
+                    cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+#pragma unroll
+                for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                    for (int half = 0; half < 2; half++) {
+                        const int j = slice * 8 + chunk;                /* 8-column group of the tile */
+                        const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                        uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
+                        *(__half2 *)dst =
+                            __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                    }
+                fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+                bar_sync(2 + c, 128);
+                if (tid % 128 == 0) {
+                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + c * 64, buf);
+                    cp_async_bulk_commit_group();
+                }
+                stored++;
+            }
+        }
+        if (tid % 128 == 0)
+            cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
+    }
+    /* No CTA leaves while its peer may still arrive on its barriers. */
+    barrier_cluster_arrive_release();
+    barrier_cluster_wait_acquire();
+}
+
+/* What a launch needs to know of the device, asked once per device (the
+ * queries cost more host time than a small problem takes on the GPU): the
+ * L2 size and how many clusters of each kernel fit at once. */
+#define MAX_DEVICES 64
+typedef struct {
+    int ready; /* written last (release), read first (acquire) */
+    int l2;
+    int max_clusters[2]; /* BN = 256, 128 */
+} device_facts;
+static device_facts facts[MAX_DEVICES];
+
+template <int BN>
+static cudaError_t max_clusters_of(int *clusters)
+{
+    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  SMEM_BYTES));
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = CLUSTER;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.blockDim = dim3(THREADS);
+    cfg.dynamicSmemBytes = SMEM_BYTES;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    cfg.gridDim = dim3(CLUSTER * 1024); /* what the occupancy query is asked about */
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BN>, &cfg));
+    if (*clusters < 1) {
+        fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
+        return cudaErrorInvalidConfiguration;
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t get_facts(const device_facts **out)
+{
+    int dev;
+    CUDA_TRY(cudaGetDevice(&dev));
+    if (dev >= MAX_DEVICES) {
+        fprintf(stderr, "error: device %d: this step knows of at most %d devices\n", dev, MAX_DEVICES);
+        return cudaErrorInvalidDevice;
+    }
+    device_facts *f = &facts[dev];
+    if (!__atomic_load_n(&f->ready, __ATOMIC_ACQUIRE)) {
+        /* Two threads may both get here: they write the same values. */
+        CUDA_TRY(cudaDeviceGetAttribute(&f->l2, cudaDevAttrL2CacheSize, dev));
+        CUDA_TRY(max_clusters_of<256>(&f->max_clusters[0]));
+        CUDA_TRY(max_clusters_of<128>(&f->max_clusters[1]));
+        __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
+    }
+    *out = f;
+    return cudaSuccess;
+}
+
+template <int BN>
+static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
+                               const CUtensorMap *tmap_c, int M, int N, int K, const tile_map *pairs,
+                               const sk_plan *plan, int *sched, float *partials, cudaStream_t stream)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = CLUSTER;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.blockDim = dim3(THREADS);
+    cfg.dynamicSmemBytes = SMEM_BYTES;
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    /* All clusters at once: an owner waits for its contributors, so they
+     * must all be resident together (plan.clusters <= what the GPU holds). */
+    cfg.gridDim = dim3(CLUSTER * plan->clusters);
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BN>, *tmap_a, *tmap_b, *tmap_c, M, N, K, *pairs,
+                              *plan, sched, (uint32_t *)(sched + 1), partials);
+}
+
+static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int K, int ldc,
+                          cudaStream_t stream)
+{
+    const device_facts *f;
+    CUDA_TRY(get_facts(&f));
+    const sk_plan plan = sk_plan_make(M, N, K, f->max_clusters);
+    if ((int64_t)plan.m_blocks * plan.n_blocks > INT32_MAX) {
+        fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", plan.m_blocks, plan.n_blocks);
+        return cudaErrorInvalidValue;
+    }
+    const int bn = plan.bn;
+    static int told; /* V7_PLAN=1: the plan of the process's first call, on stderr */
+    if (getenv("V7_PLAN") && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "v7 plan: %d x %d x %d: tiles 128 x %d, pairs share %s, %d pairs of %d k-tiles "
+                        "on %d clusters, %d stream-K (%lld iterations per cluster), %d whole\n",
+                M, N, K, bn, plan.share_b ? "B" : "A", plan.pairs, plan.k_tiles, plan.clusters,
+                plan.sk_pairs, (long long)(plan.sk_iters / plan.clusters), plan.pairs - plan.sk_pairs);
+
+    /* A and B are read in [BM or BN rows x 64 K] boxes (the shared one in
+     * half-height boxes), C is written in [64 x 64] boxes; all in the 128-byte
+     * swizzle the kernel's smem layout assumes. */
+    CUtensorMap tmap_a, tmap_b, tmap_c;
+    tmap_desc da = tmap_desc_make(A, M, K, K, plan.share_b ? BM : BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc db = tmap_desc_make(B, N, K, K, plan.share_b ? bn / 2 : bn, BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    CUDA_TRY(tmap_encode(&tmap_a, &da));
+    CUDA_TRY(tmap_encode(&tmap_b, &db));
+    CUDA_TRY(tmap_encode(&tmap_c, &dc));
+
+    /* Pairs of tiles: 2 M-blocks x 1 N-block when B is shared, else 1 x 2. */
+#ifdef SWIZZLE
+    const int width = SWIZZLE;
+#else
+    const int width = tile_order_width(K, plan.share_b ? bn : 2 * bn, f->l2);
+#endif
+    const tile_map pairs = plan.share_b ? tile_map_make((plan.m_blocks + 1) / 2, plan.n_blocks, width)
+                                        : tile_map_make(plan.m_blocks, (plan.n_blocks + 1) / 2, width);
+
+    /* This call's own scheduler state, in one stream-ordered allocation: the
+     * claim counter and one flag per consumer of each cluster (zeroed), then
+     * the partials' slots (no need to clear: read only after their flag). */
+    const size_t slots = (size_t)plan.clusters * CLUSTER * CONSUMERS;
+    const size_t head = (sizeof(int) * (1 + slots) + 255) / 256 * 256;
+    const size_t bytes = head + (plan.sk_pairs ? slots * 64 * bn * sizeof(float) : 0);
+    uint8_t *ws;
+    CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
+    cudaError_t err = cudaMemsetAsync(ws, 0, sizeof(int) * (1 + slots), stream);
+    if (err == cudaSuccess)
+        err = bn == 256 ? launch_plan<256>(&tmap_a, &tmap_b, &tmap_c, M, N, K, &pairs, &plan, (int *)ws,
+                                           (float *)(ws + head), stream)
+                        : launch_plan<128>(&tmap_a, &tmap_b, &tmap_c, M, N, K, &pairs, &plan, (int *)ws,
+                                           (float *)(ws + head), stream);
+    if (err != cudaSuccess)
+        fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
+    CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
+    return err;
+}
+
+extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
+                                   cudaStream_t stream)
+{
+    return matmul_staged(A, B, C, M, N, K, stream, launch);
+}
