@@ -123,6 +123,14 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
     return w;
 }
 
+/* How many stream-K pieces cluster p has. */
+static inline SK_HD int sk_pieces(const sk_plan *s, int p)
+{
+    int n = 0;
+    while (sk_piece(s, p, n).pair >= 0) n++;
+    return n;
+}
+
 /* The clusters whose partials the owner of a split piece adds, in order: the
  * owner p ends its range inside the pair; the next clusters cover the rest,
  * each with the first piece of its range (no range is empty: see

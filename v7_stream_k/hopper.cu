@@ -99,35 +99,34 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
     }
 }
 
-/* Any role: the next piece of work from CTA 0's scheduler (pair < 0: none
- * left). Every lane of the calling warp reads the slot (written by CTA 0:
- * acquire at cluster scope); then one arrival per warp frees it, at this
- * CTA's tile_empty (CTA 1 relays it to CTA 0). */
-__device__ __forceinline__ sk_work take_work(pipeline *tp, const int *slot)
+/* Any role: the next pair from CTA 0's scheduler, -1 when none is left. Every
+ * lane of the calling warp reads the slot (written by CTA 0: acquire at
+ * cluster scope); then one arrival per warp frees it, at this CTA's
+ * tile_empty (CTA 1 relays it to CTA 0). */
+__device__ __forceinline__ int take_pair(pipeline *tp, const int *slot)
 {
     consumer_acquire_cluster(tp);
-    const sk_work w = {slot[0], slot[1], slot[2]};
+    const int pair = slot[tp->stage];
     __syncwarp(__activemask());
     if (threadIdx.x % 32 == 0)
         consumer_release(tp, tp->stage);
     pipeline_advance(tp);
-    return w;
+    return pair;
 }
 
-/* The scheduler's next piece for cluster p: its stream-K pieces in order
- * (sk_piece), then whole pairs past the stream-K ones, the first by the
- * cluster's index (dp < 0 until then), the rest claimed. */
-__device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int *n, int *dp,
-                                             int *next_pair)
+/* Any role: cluster p's next piece of work. First its `pieces` stream-K
+ * pieces: the plan fixes them, so every role works them out alike
+ * (sk_piece) and none is sent. Then whole pairs, numbered after the
+ * stream-K ones: the first by the cluster's index, the others claimed by
+ * the scheduler, through the slot. n: pieces taken so far. */
+__device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int pieces, int *n,
+                                             pipeline *tp, const int *slot)
 {
-    sk_work w = sk_piece(plan, p, *n);
-    if (w.pair >= 0) {
-        (*n)++;
-        return w;
-    }
+    if (*n < pieces)
+        return sk_piece(plan, p, (*n)++);
     const int units = plan->pairs - plan->sk_pairs; /* whole pairs */
-    const int u = (*dp)++ < 0 ? (p < units ? p : -1)
-                              : sched_claim(plan->clusters, atomicAdd(next_pair, 1), units);
+    const int u = (*n)++ == pieces ? (p < units ? p : -1) : take_pair(tp, slot);
+    sk_work w;
     w.pair = u < 0 ? -1 : plan->sk_pairs + u;
     w.kb = 0;
     w.ke = plan->k_tiles;
@@ -146,13 +145,17 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
     __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed        */
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
-    __shared__ uint64_t tile_full[1];  /* CTA 0's scheduler has put the next piece in tile_slot */
+    __shared__ uint64_t tile_full[1];  /* CTA 0's scheduler has put the next pair in tile_slot */
     __shared__ uint64_t tile_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it */
-    __shared__ int tile_slot[3];       /* next piece: pair (-1: none left), first k-tile, end k-tile */
+    __shared__ int tile_slot[1];       /* next whole pair (after the stream-K ones), -1: none left */
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
     const int p = (int)cluster_id_x();       /* this cluster: its stream-K range, its workspace slot */
+    /* Whole pairs to claim after the first ones (by index): none if the
+     * cluster has no first whole pair (then nobody reads the slot). */
+    const bool claims = p < plan.pairs - plan.sk_pairs;
+    const int pieces = sk_pieces(&plan, p); /* its stream-K pieces */
     (void)K;
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
@@ -179,7 +182,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         if (tid == 0) {
             pipeline pipe = pipeline_producer(full, empty, STAGES);
             pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
-            for (sk_work w = take_work(&tp, tile_slot); w.pair >= 0; w = take_work(&tp, tile_slot)) {
+            int n = 0;
+            for (sk_work w = next_work(&plan, p, pieces, &n, &tp, tile_slot); w.pair >= 0;
+                 w = next_work(&plan, p, pieces, &n, &tp, tile_slot)) {
                 int m_block, n_block;
                 tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
                 for (int kt = w.kb; kt < w.ke; kt++) {
@@ -189,26 +194,25 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     pipeline_advance(&pipe);
                 }
             }
-        } else if (tid == 32 && rank == 0) {
-            /* Scheduler (CTA 0 only): works out the cluster's pieces while the
-             * others compute. Each goes into both CTAs' slots, then a
+        } else if (tid == 32 && rank == 0 && claims) {
+            /* Scheduler (CTA 0 only): claims whole pairs while the others
+             * compute. Each claim goes into both CTAs' slots, then a
              * release-arrive on each CTA's tile_full carries it. */
             pipeline tp = pipeline_producer(tile_full, tile_empty, 1);
-            int n = 0, dp = -1;
-            sk_work w;
+            const int units = plan.pairs - plan.sk_pairs;
+            int pair;
             do {
                 producer_acquire_cluster(&tp);
-                w = next_work(&plan, p, &n, &dp, next_pair);
+                pair = sched_claim(plan.clusters, atomicAdd(next_pair, 1), units);
                 for (uint32_t r = 0; r < CLUSTER; r++) {
-                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[0], r), (uint32_t)w.pair);
-                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[1], r), (uint32_t)w.kb);
-                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[2], r), (uint32_t)w.ke);
+                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[tp.stage], r),
+                                          (uint32_t)pair);
                     mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_full[tp.stage], r));
                 }
                 pipeline_advance(&tp);
-            } while (w.pair >= 0);
-        } else if (tid == 32) {
-            /* CTA 1's relay: once every reader of this CTA has taken the piece
+            } while (pair >= 0);
+        } else if (tid == 32 && claims) {
+            /* CTA 1's relay: once every reader of this CTA has taken the pair
              * in the slot, one arrival at CTA 0's tile_empty says so. It must
              * release at cluster scope (the slot is about to be rewritten
              * from CTA 0), and that is a fence: done here by an idle thread,
@@ -231,7 +235,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
         pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
-        for (sk_work w = take_work(&tp, tile_slot); w.pair >= 0; w = take_work(&tp, tile_slot)) {
+        int n = 0;
+        for (sk_work w = next_work(&plan, p, pieces, &n, &tp, tile_slot); w.pair >= 0;
+             w = next_work(&plan, p, pieces, &n, &tp, tile_slot)) {
             int m_block, n_block;
             tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
             const int m0 = m_block * BM;
