@@ -48,18 +48,36 @@ typedef cudaError_t (*matmul_launch_fn)(const f16 *A, const f16 *B, f16 *C,
 /* How a call's operands are staged; pure arithmetic, tested on the host. */
 typedef struct {
     bool stage_a, stage_b, stage_c; /* operand goes through scratch          */
-    int kp;                         /* K the kernel sees: K rounded up to 8   */
+    bool for_pitch;                 /* A and B staged for speed (see below)  */
+    int kp;                         /* K the kernel sees: K rounded up to 8,
+                                       or to 64 when staged for the pitch    */
     int ldc;                        /* row pitch of the C the kernel writes   */
     size_t bytes_a, bytes_b, bytes_c; /* scratch sizes (0 if not staged)      */
 } stage_plan;
 
+/* Rows of A and B whose pitch is a multiple of 16 bytes but not of 32 (K % 16
+ * == 8) start halfway into a 32-byte L2 sector on every other row: each
+ * 128-byte row of a TMA box then touches 5 sectors in 2 requests instead of
+ * 4 in 1 (Nsight Compute, v6 at 4096 x 4096 x 4104 on an H100: 22.4 M L2
+ * requests against 11.8 M at K = 4096, 4160). A step that loses the fraction
+ * `pitch_loss` of its time to that (measured per step; 0: never staged for
+ * it) gets A and B copied to a 128-byte pitch (K rounded up to kp, a
+ * multiple of 64) when the copy is cheaper: it moves 2 (M + N) (K + kp)
+ * bytes at DRAM speed, the loss is pitch_loss of 2 M N kp flops at tensor
+ * speed (the kernels run kp / 64 k-tiles either way), so copy when
+ *     (M + N) (K + kp) * STAGE_FLOP_PER_BYTE < pitch_loss * M * N * kp
+ * (for large K about 2 (M + N) * STAGE_FLOP_PER_BYTE < pitch_loss * M * N).
+ * STAGE_FLOP_PER_BYTE: an H100's ~750 dense fp16 TFLOPS over its ~3 TB/s. */
+#define STAGE_FLOP_PER_BYTE 250.0
+bool stage_for_pitch(int M, int N, int K, double pitch_loss);
+
 stage_plan stage_plan_make(const void *A, const void *B, const void *C,
-                           int M, int N, int K);
+                           int M, int N, int K, double pitch_loss);
 
 /* Runs launch() on an aligned view of the problem: stages what the plan says,
  * splits N into launches of at most MATMUL_MAX_N_PER_LAUNCH columns, copies C back. */
 cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
-                          cudaStream_t stream, matmul_launch_fn launch);
+                          cudaStream_t stream, matmul_launch_fn launch, double pitch_loss);
 
 #ifdef __cplusplus
 }

@@ -6,13 +6,23 @@
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 static int round_up8(int x) { return (int)(((int64_t)x + 7) / 8 * 8); }
 
+bool stage_for_pitch(int M, int N, int K, double pitch_loss)
+{
+    const double kp = (double)(((int64_t)K + 63) / 64 * 64);
+    return K % 16 != 0 && pitch_loss > 0 &&
+           ((double)M + N) * (K + kp) * STAGE_FLOP_PER_BYTE < pitch_loss * (double)M * N * kp;
+}
+
 stage_plan stage_plan_make(const void *A, const void *B, const void *C,
-                           int M, int N, int K)
+                           int M, int N, int K, double pitch_loss)
 {
     stage_plan p = {0};
     /* K % 8 != 0 breaks the row pitch of A and B; zero columns K..kp-1 add
-     * nothing to the dot products, so the kernel simply runs with K = kp. */
-    p.kp = round_up8(K);
+     * nothing to the dot products, so the kernel simply runs with K = kp.
+     * Staged for the pitch, kp is a multiple of 64 (128-byte rows): the
+     * kernels' k-tiles are 64 wide, so they run no more of them. */
+    p.for_pitch = stage_for_pitch(M, N, K, pitch_loss) && K <= INT_MAX - 63;
+    p.kp = p.for_pitch ? (int)(((int64_t)K + 63) / 64 * 64) : round_up8(K);
     p.stage_a = p.kp != K || !aligned16(A);
     p.stage_b = p.kp != K || !aligned16(B);
     /* N % 8 != 0 breaks C's pitch: the kernel writes an [M, ldc] scratch and
@@ -25,12 +35,15 @@ stage_plan stage_plan_make(const void *A, const void *B, const void *C,
     return p;
 }
 
-/* Copies a [rows, cols] fp16 matrix of pitch `cols` into zeroed scratch of pitch kp. */
+/* Copies a [rows, cols] fp16 matrix of pitch `cols` into scratch of pitch kp,
+ * zeroing columns cols .. kp - 1 (only those: the copy writes the rest). */
 static cudaError_t stage_in(void **dst, const f16 *src, int rows, int cols, int kp,
                             size_t bytes, cudaStream_t s)
 {
     CUDA_TRY(cudaMallocAsync(dst, bytes, s));
-    CUDA_TRY(cudaMemsetAsync(*dst, 0, bytes, s));
+    if (kp > cols)
+        CUDA_TRY(cudaMemset2DAsync((f16 *)*dst + cols, (size_t)kp * sizeof(f16), 0,
+                                   (size_t)(kp - cols) * sizeof(f16), (size_t)rows, s));
     CUDA_TRY(cudaMemcpy2DAsync(*dst, (size_t)kp * sizeof(f16), src,
                                (size_t)cols * sizeof(f16), (size_t)cols * sizeof(f16),
                                (size_t)rows, cudaMemcpyDeviceToDevice, s));
@@ -38,14 +51,14 @@ static cudaError_t stage_in(void **dst, const f16 *src, int rows, int cols, int 
 }
 
 cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
-                          cudaStream_t stream, matmul_launch_fn launch)
+                          cudaStream_t stream, matmul_launch_fn launch, double pitch_loss)
 {
     if (M < 1 || N < 1 || K < 1 || N > INT_MAX - 7 || K > INT_MAX - 7 || !A || !B || !C) {
         fprintf(stderr, "error: matmul: need 1 <= M, 1 <= N, K <= %d and non-null pointers "
                         "(got M=%d N=%d K=%d)\n", INT_MAX - 7, M, N, K);
         return cudaErrorInvalidValue;
     }
-    stage_plan p = stage_plan_make(A, B, C, M, N, K);
+    stage_plan p = stage_plan_make(A, B, C, M, N, K, pitch_loss);
     void *sa = NULL, *sb = NULL, *sc = NULL;
     const f16 *a = A, *b = B;
     f16 *c = C;

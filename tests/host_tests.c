@@ -406,7 +406,7 @@ static void test_stage_plan(void)
     stage_plan p;
 
     begin("stage_plan_aligned_nothing_staged");
-    p = stage_plan_make(AL, AL, AL, 64, 128, 256);
+    p = stage_plan_make(AL, AL, AL, 64, 128, 256, 0);
     EXPECT(!p.stage_a && !p.stage_b && !p.stage_c, "staged %d %d %d", p.stage_a, p.stage_b,
            p.stage_c);
     EXPECT_EQ_U(p.kp, 256, "kp");
@@ -416,7 +416,7 @@ static void test_stage_plan(void)
     end();
 
     begin("stage_plan_k5_stages_a_and_b");
-    p = stage_plan_make(AL, AL, AL, 10, 24, 5);
+    p = stage_plan_make(AL, AL, AL, 10, 24, 5, 0);
     EXPECT(p.stage_a && p.stage_b && !p.stage_c, "staged %d %d %d, want 1 1 0", p.stage_a,
            p.stage_b, p.stage_c);
     EXPECT_EQ_U(p.kp, 8, "kp");
@@ -427,7 +427,7 @@ static void test_stage_plan(void)
     end();
 
     begin("stage_plan_n13_stages_c");
-    p = stage_plan_make(AL, AL, AL, 10, 13, 64);
+    p = stage_plan_make(AL, AL, AL, 10, 13, 64, 0);
     EXPECT(!p.stage_a && !p.stage_b && p.stage_c, "staged %d %d %d, want 0 0 1", p.stage_a,
            p.stage_b, p.stage_c);
     EXPECT_EQ_U(p.kp, 64, "kp");
@@ -437,16 +437,16 @@ static void test_stage_plan(void)
     end();
 
     begin("stage_plan_misaligned_pointers");
-    p = stage_plan_make((const void *)0x1002, AL, AL, 16, 16, 16);
+    p = stage_plan_make((const void *)0x1002, AL, AL, 16, 16, 16, 0);
     EXPECT(p.stage_a && !p.stage_b && !p.stage_c, "A at 0x1002: staged %d %d %d, want 1 0 0",
            p.stage_a, p.stage_b, p.stage_c);
     EXPECT_EQ_U(p.kp, 16, "kp");
     EXPECT_EQ_U(p.bytes_a, 16 * 16 * 2, "bytes_a");
     EXPECT(p.bytes_b == 0 && p.bytes_c == 0, "bytes_b %zu bytes_c %zu", p.bytes_b, p.bytes_c);
-    p = stage_plan_make(AL, (const void *)0x1008, AL, 16, 16, 16);
+    p = stage_plan_make(AL, (const void *)0x1008, AL, 16, 16, 16, 0);
     EXPECT(!p.stage_a && p.stage_b && !p.stage_c, "B at 0x1008: staged %d %d %d, want 0 1 0",
            p.stage_a, p.stage_b, p.stage_c);
-    p = stage_plan_make(AL, AL, (const void *)0x100e, 16, 16, 16);
+    p = stage_plan_make(AL, AL, (const void *)0x100e, 16, 16, 16, 0);
     EXPECT(!p.stage_a && !p.stage_b && p.stage_c, "C at 0x100e: staged %d %d %d, want 0 0 1",
            p.stage_a, p.stage_b, p.stage_c);
     EXPECT_EQ_U(p.ldc, 16, "ldc (C misaligned, N aligned)");
@@ -454,7 +454,7 @@ static void test_stage_plan(void)
     end();
 
     begin("stage_plan_1x1x1");
-    p = stage_plan_make(AL, AL, AL, 1, 1, 1);
+    p = stage_plan_make(AL, AL, AL, 1, 1, 1, 0);
     EXPECT(p.stage_a && p.stage_b && p.stage_c, "staged %d %d %d, want 1 1 1", p.stage_a,
            p.stage_b, p.stage_c);
     EXPECT_EQ_U(p.kp, 8, "kp");
@@ -463,8 +463,40 @@ static void test_stage_plan(void)
            p.bytes_a, p.bytes_b, p.bytes_c);
     end();
 
+    /* The row-pitch rule (matmul.h): K % 16 == 8 copies A and B to a 128-byte
+     * pitch only where the copy costs less than the step's measured loss. */
+    begin("stage_for_pitch_rule");
+    EXPECT(!stage_for_pitch(4096, 4096, 4096, 0.43), "K %% 16 == 0: nothing to gain");
+    EXPECT(!stage_for_pitch(4096, 4096, 4112, 0.43), "K %% 16 == 0 (32-byte rows): nothing to gain");
+    EXPECT(!stage_for_pitch(4096, 4096, 4104, 0), "loss 0: never");
+    /* v4 (43%): 2 (M + N) 250 = 4.1e6 < 0.43 M N = 7.2e6 at 4096^2; not at 1024^2. */
+    EXPECT(stage_for_pitch(4096, 4096, 4104, 0.43), "v4 at 4096 x 4096 x 4104");
+    EXPECT(!stage_for_pitch(1024, 1024, 1032, 0.43), "v4 at 1024 x 1024 x 1032");
+    EXPECT(stage_for_pitch(3072, 5120, 7160, 0.43), "v4 at 3072 x 5120 x 7160");
+    /* v6 (14%): not at 4096^2 (4.1e6 > 2.3e6), yes at 16384^2. */
+    EXPECT(!stage_for_pitch(4096, 4096, 4104, 0.14), "v6 at 4096 x 4096 x 4104");
+    EXPECT(stage_for_pitch(16384, 16384, 16392, 0.14), "v6 at 16384 x 16384 x 16392");
+    /* Skinny: the copy of the long operand never pays. */
+    EXPECT(!stage_for_pitch(16, 8192, 8200, 0.43), "16 x 8192 x 8200");
+    EXPECT(!stage_for_pitch(512, 512, 8, 0.43), "K = 8: 9x the bytes to move, 512^2");
+    EXPECT(stage_for_pitch(8192, 8192, 8, 0.43), "K = 8 at 8192^2");
+    end();
+    begin("stage_plan_for_pitch");
+    p = stage_plan_make(AL, AL, AL, 4096, 4096, 4104, 0.43);
+    EXPECT(p.for_pitch && p.stage_a && p.stage_b && !p.stage_c, "staged %d %d %d for_pitch %d",
+           p.stage_a, p.stage_b, p.stage_c, p.for_pitch);
+    EXPECT_EQ_U(p.kp, 4160, "kp (128-byte rows)");
+    EXPECT_EQ_U(p.bytes_a, 4096ull * 4160 * 2, "bytes_a");
+    p = stage_plan_make(AL, AL, AL, 4096, 4096, 4100, 0.43); /* K % 8 != 0 as well */
+    EXPECT(p.for_pitch && p.kp == 4160, "K = 4100: for_pitch %d kp %d", p.for_pitch, p.kp);
+    p = stage_plan_make(AL, AL, AL, 4096, 4096, 4104, 0.14);
+    EXPECT(!p.for_pitch && !p.stage_a && !p.stage_b && p.kp == 4104, "v6 at 4096^2: staged");
+    p = stage_plan_make(AL, AL, AL, 1024, 1024, 1020, 0.43); /* staged for K % 8, not the pitch */
+    EXPECT(!p.for_pitch && p.stage_a && p.kp == 1024, "K = 1020: for_pitch %d kp %d", p.for_pitch, p.kp);
+    end();
+
     begin("stage_plan_large_64bit_sizes");
-    p = stage_plan_make(AL, AL, AL, 100000, 7, 100001);
+    p = stage_plan_make(AL, AL, AL, 100000, 7, 100001, 0);
     EXPECT(p.stage_a && p.stage_b && p.stage_c, "staged %d %d %d", p.stage_a, p.stage_b,
            p.stage_c);
     EXPECT_EQ_U(p.kp, 100008, "kp");
@@ -780,15 +812,16 @@ static void test_scheduler(void)
 /* ---- stream_k.h: v7's plan and work split -------------------------------- */
 
 /* Plays out v7's plan for one problem as the kernel does: each cluster takes
- * its stream-K pieces (sk_piece), then whole pairs (its own index first,
- * then claims from the shared counter, the clusters interleaved at random).
- * Demands: every (pair, k-tile) unit computed exactly once; a piece that
- * does not start at k-tile 0 is its cluster's first piece, and a cluster has
- * at most one; every owner's contributor list (sk_next_contributor) is the
- * contributors' first pieces, in order, exactly covering the rest of its
- * pair, and every contributor piece is added by exactly one owner; with at
- * least one full wave a pair is split at most three ways. */
-static void check_stream_k(int M, int N, int K, const int clusters[2], uint64_t seed)
+ * its pieces of work in order (sk_work_of: whole pairs round robin, then its
+ * stream-K pieces). Demands: every (pair, k-tile) unit computed exactly
+ * once; a piece that does not start at k-tile 0 is its cluster's first
+ * stream-K piece, and a cluster has at most one; every owner's contributor
+ * list (sk_next_contributor) is the contributors' first stream-K pieces, in
+ * order, exactly covering the rest of its pair, and every contributor piece
+ * is added by exactly one owner; with at least one full wave a pair is split
+ * at most three ways; with stream-K on, the clusters' iteration counts
+ * differ by at most one; no cluster is without work. */
+static void check_stream_k(int M, int N, int K, const int clusters[2])
 {
     const sk_plan s = sk_plan_make(M, N, K, clusters);
     const int maxc = clusters[s.bn == 256 ? 0 : 1];
@@ -797,33 +830,41 @@ static void check_stream_k(int M, int N, int K, const int clusters[2], uint64_t 
     EXPECT(s.sk_pairs >= 0 && s.sk_pairs <= s.pairs, "%dx%dx%d: sk_pairs %d of %d", M, N, K,
            s.sk_pairs, s.pairs);
     if (cur_failed) return;
+    const int whole = s.pairs - s.sk_pairs;
     const size_t units = (size_t)s.pairs * (size_t)s.k_tiles;
     unsigned char *seen = calloc(units, 1);
-    int *ways = calloc((size_t)s.pairs, sizeof(int));
+    int *ways = calloc((size_t)s.sk_pairs + 1, sizeof(int));
     int *used = calloc((size_t)s.clusters, sizeof(int)); /* contributor pieces added */
-    int *cur = malloc(sizeof(int) * (size_t)s.clusters);
-    if (!seen || !ways || !used || !cur) {
+    if (!seen || !ways || !used) {
         failf(__LINE__, "out of memory");
         goto out;
     }
+    int64_t least = INT64_MAX, most = 0;
     for (int p = 0; p < s.clusters && !cur_failed; p++) {
-        int firsts = 0;
-        EXPECT(p < s.pairs - s.sk_pairs || sk_piece(&s, p, 0).pair >= 0,
-               "%dx%dx%d: cluster %d has no work", M, N, K, p);
-        for (int n = 0;; n++) {
-            const sk_work w = sk_piece(&s, p, n);
+        int firsts = 0, n_sk = 0;
+        int64_t iters = 0;
+        for (int i = 0;; i++) {
+            const sk_work w = sk_work_of(&s, p, i);
             if (w.pair < 0) break;
-            EXPECT(w.pair < s.sk_pairs && w.kb >= 0 && w.kb < w.ke && w.ke <= s.k_tiles,
-                   "%dx%dx%d cluster %d piece %d: pair %d k %d..%d", M, N, K, p, n, w.pair, w.kb, w.ke);
+            EXPECT(w.pair < s.pairs && w.kb >= 0 && w.kb < w.ke && w.ke <= s.k_tiles,
+                   "%dx%dx%d cluster %d piece %d: pair %d k %d..%d", M, N, K, p, i, w.pair, w.kb, w.ke);
             if (cur_failed) break;
-            ways[w.pair]++;
+            iters += w.ke - w.kb;
             for (int k = w.kb; k < w.ke && !cur_failed; k++)
                 if (seen[(size_t)w.pair * s.k_tiles + k]++)
                     failf(__LINE__, "%dx%dx%d: pair %d k-tile %d twice", M, N, K, w.pair, k);
+            if (w.pair < whole) {
+                EXPECT(n_sk == 0 && w.kb == 0 && w.ke == s.k_tiles,
+                       "%dx%dx%d cluster %d: whole pair %d after stream-K or cut", M, N, K, p, w.pair);
+                continue;
+            }
+            ways[w.pair - whole]++;
             if (w.kb > 0) {
-                EXPECT(n == 0, "%dx%dx%d cluster %d: contributor piece is its piece %d", M, N, K, p, n);
+                EXPECT(n_sk == 0, "%dx%dx%d cluster %d: contributor piece is its stream-K piece %d",
+                       M, N, K, p, n_sk);
                 firsts++;
             }
+            n_sk++;
             if (w.kb == 0 && w.ke < s.k_tiles) { /* an owner: follow its contributors */
                 int at = w.ke, q = p;
                 while ((q = sk_next_contributor(&s, w.pair, q)) >= 0 && !cur_failed) {
@@ -837,34 +878,21 @@ static void check_stream_k(int M, int N, int K, const int clusters[2], uint64_t 
                        N, K, w.pair, at, s.k_tiles);
             }
         }
+        EXPECT(iters > 0, "%dx%dx%d: cluster %d has no work", M, N, K, p);
         EXPECT(firsts <= 1, "cluster %d: %d contributor pieces", p, firsts);
         /* Owners visit only clusters of a higher index: p's count is final. */
         const sk_work f = sk_piece(&s, p, 0);
         EXPECT(used[p] == (f.pair >= 0 && f.kb > 0), "%dx%dx%d: cluster %d's partial added %d times",
                M, N, K, p, used[p]);
+        least = iters < least ? iters : least;
+        most = iters > most ? iters : most;
     }
+    if (s.sk_pairs)
+        EXPECT(most - least <= 1, "%dx%dx%d: clusters get %lld to %lld iterations", M, N, K,
+               (long long)least, (long long)most);
     if (s.pairs >= s.clusters)
         for (int u = 0; u < s.sk_pairs && !cur_failed; u++)
-            EXPECT(ways[u] <= 3, "%dx%dx%d: pair %d split %d ways", M, N, K, u, ways[u]);
-    /* Whole pairs: by index first, then claims in a random interleaving. */
-    const int whole = s.pairs - s.sk_pairs;
-    int counter = 0, live = 0;
-    for (int p = 0; p < s.clusters; p++) {
-        cur[p] = p < whole ? p : -1;
-        live += cur[p] >= 0;
-    }
-    uint64_t x = seed;
-    while (live > 0 && !cur_failed) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        const int p = (int)((x >> 33) % (uint64_t)s.clusters);
-        if (cur[p] < 0) continue;
-        const int pair = s.sk_pairs + cur[p];
-        for (int k = 0; k < s.k_tiles && !cur_failed; k++)
-            if (seen[(size_t)pair * s.k_tiles + k]++)
-                failf(__LINE__, "%dx%dx%d: whole pair %d twice", M, N, K, pair);
-        cur[p] = sched_claim(s.clusters, counter++, whole);
-        live -= cur[p] < 0;
-    }
+            EXPECT(ways[u] <= 3, "%dx%dx%d: stream-K pair %d split %d ways", M, N, K, u, ways[u]);
     for (size_t i = 0; i < units && !cur_failed; i++)
         EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
                i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
@@ -872,7 +900,6 @@ out:
     free(seen);
     free(ways);
     free(used);
-    free(cur);
 }
 
 static void test_stream_k(void)
@@ -888,18 +915,19 @@ static void test_stream_k(void)
     begin("stream_k_units_once");
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
         for (size_t g = 0; g < sizeof gpus / sizeof gpus[0] && !cur_failed; g++)
-            check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g], 3 + i * 7 + g);
+            check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g]);
     end();
 
     /* The rule, on an H100's 66 clusters. */
     begin("stream_k_rule");
     const int h100[2] = {66, 66};
     sk_plan s = sk_plan_make(8192, 8192, 8192, h100);
-    /* 1024 pairs: 15 waves and 34 pairs: those and one wave more are stream-K. */
-    EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 + 66 &&
+    /* 1024 pairs: 15 waves and 34 pairs, half a wave or more: those 34 are stream-K. */
+    EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 &&
            s.clusters == 66 && s.k_tiles == 128, "8192^3: bn %d share_b %d pairs %d sk %d",
            s.bn, s.share_b, s.pairs, s.sk_pairs);
-    EXPECT(s.sk_iters == 100 * 128 && sk_begin(&s, 66) == s.sk_iters, "8192^3: iterations");
+    EXPECT(s.sk_iters == 34 * 128 && sk_begin(&s, 66) == s.sk_iters, "8192^3: iterations");
+    EXPECT(sk_piece(&s, 0, 0).pair == 1024 - 34, "8192^3: stream-K pairs come last");
     s = sk_plan_make(2048, 2048, 2048, h100); /* 64 pairs: 3/4 of a wave or more, 256 wide */
     EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
            "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
@@ -912,7 +940,9 @@ static void test_stream_k(void)
     s = sk_plan_make(8192, 64, 8192, h100); /* N <= 128: 128 wide */
     EXPECT(s.bn == 128 && s.share_b && s.pairs == 32, "8192x64x8192: bn %d pairs %d", s.bn, s.pairs);
     s = sk_plan_make(4096, 4096, 4096, h100); /* 256 pairs: 3 waves and 58 */
-    EXPECT(s.bn == 256 && s.sk_pairs == 58 + 66, "4096^3: sk %d", s.sk_pairs);
+    EXPECT(s.bn == 256 && s.sk_pairs == 58, "4096^3: sk %d", s.sk_pairs);
+    s = sk_plan_make(16384, 16384, 16384, h100); /* 4096 pairs: 62 waves and 4, so 4 + 66 */
+    EXPECT(s.bn == 256 && s.sk_pairs == 4 + 66, "16384^3: sk %d", s.sk_pairs);
     s = sk_plan_make(128 * 2 * 131, 256, 64, h100); /* 131 pairs: 65 of 66 in the last wave */
     EXPECT(s.pairs == 131 && s.sk_pairs == 0, "131 pairs: sk %d", s.sk_pairs);
     s = sk_plan_make(128 * 2 * 132, 256, 64, h100); /* 132 pairs: 2 full waves */

@@ -10,26 +10,29 @@
  * and 3/4 of the GPU has nothing to do; at 512 x 512 x 8192, 4 pairs of 128
  * k-tiles each. So this step cuts work in k-tiles (stream-K, Osama et al.,
  * PPoPP 2023), planned on the host by sk_plan_make (common/stream_k.h):
- *  - the pairs of the last partial wave, plus one full wave, are dealt out
- *    as equal ranges of (pair, k-tile) iterations, one range per cluster;
- *    a range may start and end inside a pair, so a pair can be split
- *    between up to three clusters (all pairs, when there is less than a
- *    wave: then it is split-K);
- *  - the other pairs stay whole and are claimed as in v6;
+ *  - the pairs of the last, partial wave (with one full wave more when
+ *    they fill less than half a wave) are dealt out as equal ranges of
+ *    (pair, k-tile) iterations, one range per cluster; a range may start
+ *    and end inside a pair, so a pair can be split between up to three
+ *    clusters (all pairs, when there is less than a wave: split-K);
+ *  - the pairs before them stay whole, dealt out round robin, and run
+ *    first, in v4's L2-friendly order;
  *  - a split pair's pieces meet in fp32: every cluster but the owner (the
  *    one holding the pair's first k-tile) writes its partial sums to a
  *    workspace slot of its own and raises a flag (st.release.gpu); the
  *    owner waits for each flag (ld.acquire.gpu), adds the partials in
  *    cluster order and stores C. The order is fixed by the plan, not by who
  *    finishes first, so every run gives the same bits. No deadlock: a
- *    contributor's piece is the first of its range, and it waits on nobody;
+ *    contributor's piece is the first of its stream-K range, it waits on
+ *    nobody, and all clusters are resident at once;
  *  - problems of less than 3/4 of a wave of pairs use 128 x 128 tiles (twice
  *    the pairs, less splitting), as do problems with N <= 128; when C has a
  *    single block row the pair shares A (two N-neighbours) instead of B;
  *    a consumer whose 64 rows lie below C skips its MMAs (M = 16 or 64).
- * The scheduler (CTA 0's thread 32) now sends (pair, first k-tile, end
- * k-tile) through the tile slot instead of a pair index: first its
- * stream-K pieces, then whole pairs. Everything else is v6.
+ * With the work per cluster equal by construction, v5/v6's run-time claims
+ * (the scheduler thread, its counter, the tile slot and CTA 1's relay) have
+ * nothing left to balance: every role works the plan out for itself
+ * (sk_work_of). Everything else is v6.
  *
  * Run: make v7 && ./v7 1024 1024 1024   (V7_PLAN=1 prints the plan)
  */
@@ -99,76 +102,29 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
     }
 }
 
-/* Any role: the next pair from CTA 0's scheduler, -1 when none is left. Every
- * lane of the calling warp reads the slot (written by CTA 0: acquire at
- * cluster scope); then one arrival per warp frees it, at this CTA's
- * tile_empty (CTA 1 relays it to CTA 0). */
-__device__ __forceinline__ int take_pair(pipeline *tp, const int *slot)
-{
-    consumer_acquire_cluster(tp);
-    const int pair = slot[tp->stage];
-    __syncwarp(__activemask());
-    if (threadIdx.x % 32 == 0)
-        consumer_release(tp, tp->stage);
-    pipeline_advance(tp);
-    return pair;
-}
-
-/* Any role: cluster p's next piece of work. First its `pieces` stream-K
- * pieces: the plan fixes them, so every role works them out alike
- * (sk_piece) and none is sent. Then whole pairs, numbered after the
- * stream-K ones: the first by the cluster's index, the others claimed by
- * the scheduler, through the slot. n: pieces taken so far. */
-__device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int pieces, int *n,
-                                             pipeline *tp, const int *slot)
-{
-    if (*n < pieces)
-        return sk_piece(plan, p, (*n)++);
-    const int units = plan->pairs - plan->sk_pairs; /* whole pairs */
-    const int u = (*n)++ == pieces ? (p < units ? p : -1) : take_pair(tp, slot);
-    sk_work w;
-    w.pair = u < 0 ? -1 : plan->sk_pairs + u;
-    w.kb = 0;
-    w.ke = plan->k_tiles;
-    return w;
-}
-
 template <int BN>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-              const __grid_constant__ CUtensorMap tmap_c, int M, int N, int K,
-              const tile_map pairs, const sk_plan plan, int *next_pair, uint32_t *flags,
-              float *partials)
+              const __grid_constant__ CUtensorMap tmap_c, int M, int N,
+              const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials)
 {
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
 
     __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed        */
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
-    __shared__ uint64_t tile_full[1];  /* CTA 0's scheduler has put the next pair in tile_slot */
-    __shared__ uint64_t tile_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it */
-    __shared__ int tile_slot[1];       /* next whole pair (after the stream-K ones), -1: none left */
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
-    const int p = (int)cluster_id_x();       /* this cluster: its stream-K range, its workspace slot */
-    /* Whole pairs to claim after the first ones (by index): none if the
-     * cluster has no first whole pair (then nobody reads the slot). */
-    const bool claims = p < plan.pairs - plan.sk_pairs;
-    const int pieces = sk_pieces(&plan, p); /* its stream-K pieces */
-    (void)K;
+    const int p = (int)cluster_id_x();       /* this cluster: its work in the plan, its workspace slot */
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
      * arrival per consumer warpgroup of both CTAs (thread r of a warpgroup
      * signals CTA r: a wgmma group completes for the whole warpgroup at once,
      * so one thread's wait speaks for all 128, and the two arrivals go out
-     * from one instruction). tile_full: CTA 0's scheduler; tile_empty: one
-     * arrival per reading warp of this CTA, and at CTA 0 one more from CTA 1's
-     * relay. */
-    if (tid == 0) {
+     * from one instruction). */
+    if (tid == 0)
         pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
-        pipeline_init(tile_full, tile_empty, 1, 1, 1 + CONSUMERS * 4 + (rank == 0 ? CLUSTER - 1 : 0));
-    }
     /* Both CTAs' barriers are initialised (and the init fence is released to
      * the cluster) before anyone arrives on a peer's barrier. */
     barrier_cluster_arrive_release();
@@ -181,10 +137,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         setmaxnreg_dec<40>();
         if (tid == 0) {
             pipeline pipe = pipeline_producer(full, empty, STAGES);
-            pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
-            int n = 0;
-            for (sk_work w = next_work(&plan, p, pieces, &n, &tp, tile_slot); w.pair >= 0;
-                 w = next_work(&plan, p, pieces, &n, &tp, tile_slot)) {
+            sk_work w;
+            for (int i = 0; (w = sk_work_of(&plan, p, i)).pair >= 0; i++) {
                 int m_block, n_block;
                 tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
                 for (int kt = w.kb; kt < w.ke; kt++) {
@@ -194,37 +148,6 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     pipeline_advance(&pipe);
                 }
             }
-        } else if (tid == 32 && rank == 0 && claims) {
-            /* Scheduler (CTA 0 only): claims whole pairs while the others
-             * compute. Each claim goes into both CTAs' slots, then a
-             * release-arrive on each CTA's tile_full carries it. */
-            pipeline tp = pipeline_producer(tile_full, tile_empty, 1);
-            const int units = plan.pairs - plan.sk_pairs;
-            int pair;
-            do {
-                producer_acquire_cluster(&tp);
-                pair = sched_claim(plan.clusters, atomicAdd(next_pair, 1), units);
-                for (uint32_t r = 0; r < CLUSTER; r++) {
-                    st_shared_cluster_u32(mapa_shared_cluster(&tile_slot[tp.stage], r),
-                                          (uint32_t)pair);
-                    mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_full[tp.stage], r));
-                }
-                pipeline_advance(&tp);
-            } while (pair >= 0);
-        } else if (tid == 32 && claims) {
-            /* CTA 1's relay: once every reader of this CTA has taken the pair
-             * in the slot, one arrival at CTA 0's tile_empty says so. It must
-             * release at cluster scope (the slot is about to be rewritten
-             * from CTA 0), and that is a fence: done here by an idle thread,
-             * not by every reading warp on its way into the next tile. */
-            uint32_t phase = 0;
-            int pair;
-            do {
-                mbarrier_wait_parity(&tile_empty[0], phase);
-                phase ^= 1;
-                pair = tile_slot[0]; /* what the readers took: -1 ends the relay too */
-                mbarrier_arrive_release_cluster(mapa_shared_cluster(&tile_empty[0], 0));
-            } while (pair >= 0);
         }
     } else {
         setmaxnreg_inc<232>();
@@ -234,10 +157,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         int stored = 0; /* slices this consumer has handed to the TMA engine */
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
-        pipeline tp = pipeline_consumer(tile_full, tile_empty, 1);
-        int n = 0;
-        for (sk_work w = next_work(&plan, p, pieces, &n, &tp, tile_slot); w.pair >= 0;
-             w = next_work(&plan, p, pieces, &n, &tp, tile_slot)) {
+        sk_work w;
+        for (int i = 0; (w = sk_work_of(&plan, p, i)).pair >= 0; i++) {
             int m_block, n_block;
             tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
             const int m0 = m_block * BM;
@@ -246,7 +167,6 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
             const bool live = m0 + c * 64 < M && n0 < N;
-
             /* acc: the m64nBN fragment of rows 64c .. 64c + 63 of the tile. */
             float acc[BN / 2];
 #pragma unroll
@@ -363,7 +283,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         if (tid % 128 == 0)
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
     }
-    /* No CTA leaves while its peer may still arrive on its barriers. */
+    /* No CTA leaves while its peer may still arrive on its barriers or
+     * multicast into its shared memory. */
     barrier_cluster_arrive_release();
     barrier_cluster_wait_acquire();
 }
@@ -425,8 +346,9 @@ static cudaError_t get_facts(const device_facts **out)
 
 template <int BN>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
-                               const CUtensorMap *tmap_c, int M, int N, int K, const tile_map *pairs,
-                               const sk_plan *plan, int *sched, float *partials, cudaStream_t stream)
+                               const CUtensorMap *tmap_c, int M, int N, const tile_map *pairs,
+                               const sk_plan *plan, uint32_t *flags, float *partials,
+                               cudaStream_t stream)
 {
     cudaLaunchAttribute attr;
     attr.id = cudaLaunchAttributeClusterDimension;
@@ -442,8 +364,8 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     /* All clusters at once: an owner waits for its contributors, so they
      * must all be resident together (plan.clusters <= what the GPU holds). */
     cfg.gridDim = dim3(CLUSTER * plan->clusters);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BN>, *tmap_a, *tmap_b, *tmap_c, M, N, K, *pairs,
-                              *plan, sched, (uint32_t *)(sched + 1), partials);
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BN>, *tmap_a, *tmap_b, *tmap_c, M, N, *pairs,
+                              *plan, flags, partials);
 }
 
 static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int K, int ldc,
@@ -484,28 +406,40 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     const tile_map pairs = plan.share_b ? tile_map_make((plan.m_blocks + 1) / 2, plan.n_blocks, width)
                                         : tile_map_make(plan.m_blocks, (plan.n_blocks + 1) / 2, width);
 
-    /* This call's own scheduler state, in one stream-ordered allocation: the
-     * claim counter and one flag per consumer of each cluster (zeroed), then
-     * the partials' slots (no need to clear: read only after their flag). */
+    /* The stream-K workspace, this call's own, in one stream-ordered
+     * allocation: a flag per consumer of each CTA (zeroed), then the
+     * partials' slots (not cleared: each is read only after its flag).
+     * Whole pairs only: none. */
     const size_t slots = (size_t)plan.clusters * CLUSTER * CONSUMERS;
-    const size_t head = (sizeof(int) * (1 + slots) + 255) / 256 * 256;
-    const size_t bytes = head + (plan.sk_pairs ? slots * 64 * bn * sizeof(float) : 0);
-    uint8_t *ws;
-    CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
-    cudaError_t err = cudaMemsetAsync(ws, 0, sizeof(int) * (1 + slots), stream);
+    const size_t head = (sizeof(uint32_t) * slots + 255) / 256 * 256;
+    const size_t bytes = head + slots * 64 * bn * sizeof(float);
+    uint8_t *ws = NULL;
+    cudaError_t err = cudaSuccess;
+    if (plan.sk_pairs) {
+        CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
+        err = cudaMemsetAsync(ws, 0, sizeof(uint32_t) * slots, stream);
+    }
+    uint32_t *flags = (uint32_t *)ws;
+    float *partials = ws ? (float *)(ws + head) : NULL;
     if (err == cudaSuccess)
-        err = bn == 256 ? launch_plan<256>(&tmap_a, &tmap_b, &tmap_c, M, N, K, &pairs, &plan, (int *)ws,
-                                           (float *)(ws + head), stream)
-                        : launch_plan<128>(&tmap_a, &tmap_b, &tmap_c, M, N, K, &pairs, &plan, (int *)ws,
-                                           (float *)(ws + head), stream);
+        err = bn == 256 ? launch_plan<256>(&tmap_a, &tmap_b, &tmap_c, M, N, &pairs, &plan, flags,
+                                           partials, stream)
+                        : launch_plan<128>(&tmap_a, &tmap_b, &tmap_c, M, N, &pairs, &plan, flags,
+                                           partials, stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
-    CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
+    if (ws)
+        CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
     return err;
 }
+
+/* Share of this step's time lost to a row pitch of A and B that is 16 but
+ * not 32 bytes aligned (K % 16 == 8); matmul_staged() copies them to a
+ * 128-byte pitch where that is cheaper (matmul.h). Measured: as v6 (same loads): 14%. */
+#define PITCH_LOSS 0.14
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                                    cudaStream_t stream)
 {
-    return matmul_staged(A, B, C, M, N, K, stream, launch);
+    return matmul_staged(A, B, C, M, N, K, stream, launch, PITCH_LOSS);
 }
