@@ -112,7 +112,8 @@ test_step() {
     # The sanitizers slow kernels down by orders of magnitude: the driver's
     # own limit (10 s at these sizes) is lifted; the outer timeout still holds.
     for tool in memcheck racecheck synccheck; do
-        for shape in "100 200 72" "129 131 133"; do # aligned; staged (K, N % 8 != 0)
+        # aligned; staged (K, N % 8 != 0); v7: 16 clusters of one k-tile each, pairs split 8 ways
+        for shape in "100 200 72" "129 131 133" "256 256 512"; do
             # shellcheck disable=SC2086
             run "compute-sanitizer --tool $tool $bin $shape" 400 \
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \

@@ -211,7 +211,9 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
  * not 32 bytes aligned (K % 16 == 8); matmul_staged() copies them to a
  * 128-byte pitch where that is cheaper (matmul.h). Measured: v4 at 4096 x 4096 x 4104 ran 0.551 of
  * cuBLAS, at 4096 x 4096 x 4160 0.959 (H100, 2026-11-22): 43% lost. */
+#ifndef PITCH_LOSS /* -DPITCH_LOSS=0 builds the step without the copy, to measure the loss */
 #define PITCH_LOSS 0.43
+#endif
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                                    cudaStream_t stream)

@@ -367,7 +367,9 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
  * 128-byte pitch where that is cheaper (matmul.h). Measured: v6 at 4096 x 4096 x 4104 ran 0.837 of
  * cuBLAS, at 4096 x 4096 x 4160 0.977 (H100, 2026-11-22): 14% lost; the
  * multicast halves B's share of the extra requests. */
+#ifndef PITCH_LOSS /* -DPITCH_LOSS=0 builds the step without the copy, to measure the loss */
 #define PITCH_LOSS 0.14
+#endif
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                                    cudaStream_t stream)

@@ -436,7 +436,9 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but
  * not 32 bytes aligned (K % 16 == 8); matmul_staged() copies them to a
  * 128-byte pitch where that is cheaper (matmul.h). Measured: as v6 (same loads): 14%. */
+#ifndef PITCH_LOSS /* -DPITCH_LOSS=0 builds the step without the copy, to measure the loss */
 #define PITCH_LOSS 0.14
+#endif
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                                    cudaStream_t stream)
