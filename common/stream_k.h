@@ -64,13 +64,20 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    iterations); a smaller remainder takes one full wave with it (when
  *    w >= 1: 1 to 1.5 pairs' worth), so that a pair is split at most three
  *    ways either way and its owner adds at most two partials. With no full
- *    wave, all pairs are stream-K (split-K, as many ways as needed). A
- *    remainder of 0, or one so large that the last wave is at least 15/16
- *    full, is left data-parallel: the split would gain less than its fixup
- *    costs. The stream-K pairs come last, so the whole pairs before them
- *    run in waves in the tile order's L2-friendly patches; dealt out first,
- *    the pieces of 1.5 waves of pairs at staggered k-tiles outgrew the L2
- *    (v7 at 4096^3 on an H100 read 334 MB from DRAM, against v6's 164). */
+ *    wave, all pairs are stream-K (split-K, as many ways as needed) unless
+ *    they fill at least 15/16 of the wave (2048^3: 64 pairs). With
+ *    full waves, stream-K is used only where the idle part of the last wave
+ *    is worth at least SK_MIN_GAIN k-tiles of a pair: (clusters - r) /
+ *    clusters * k_tiles >= SK_MIN_GAIN. The stream-K tail costs about that
+ *    much (its partials, its waits, its staggered k-tiles in L2): on an
+ *    H100, v7 at 4096^3 (3 waves and 58 of 66 pairs: 7.8 k-tiles idle) ran
+ *    0.947 of cuBLAS with it against v6's 0.978; at 8192^3 (62 k-tiles
+ *    idle) 1.041 against 1.020. The stream-K pairs come last, so the whole
+ *    pairs before them run in waves in the tile order's L2-friendly
+ *    patches; dealt out first, the pieces of 1.5 waves of pairs at
+ *    staggered k-tiles outgrew the L2 (v7 at 4096^3 read 334 MB from DRAM,
+ *    v6 164 MB). */
+#define SK_MIN_GAIN 20
 static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[2])
 {
     sk_plan s;
@@ -87,10 +94,12 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[2
             break; /* 256 wide */
     }
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
-    if (rem == 0 || rem * 16 >= s.clusters * 15)
+    if (rem == 0)
         s.sk_pairs = 0;
-    else if (waves == 0)
-        s.sk_pairs = s.pairs;
+    else if (waves == 0) /* split-K, unless the pairs (nearly) fill the wave */
+        s.sk_pairs = rem * 16 >= s.clusters * 15 ? 0 : s.pairs;
+    else if ((int64_t)(s.clusters - rem) * s.k_tiles < (int64_t)SK_MIN_GAIN * s.clusters)
+        s.sk_pairs = 0;
     else
         s.sk_pairs = 2 * rem >= s.clusters ? rem : rem + s.clusters;
     s.sk_iters = (int64_t)s.sk_pairs * s.k_tiles;

@@ -939,11 +939,18 @@ static void test_stream_k(void)
            "64x8192x8192: bn %d share_b %d pairs %d", s.bn, s.share_b, s.pairs);
     s = sk_plan_make(8192, 64, 8192, h100); /* N <= 128: 128 wide */
     EXPECT(s.bn == 128 && s.share_b && s.pairs == 32, "8192x64x8192: bn %d pairs %d", s.bn, s.pairs);
-    s = sk_plan_make(4096, 4096, 4096, h100); /* 256 pairs: 3 waves and 58 */
-    EXPECT(s.bn == 256 && s.sk_pairs == 58, "4096^3: sk %d", s.sk_pairs);
+    /* 256 pairs: 3 waves and 58; the 8 idle clusters' share, 8/66 of 64 k-tiles,
+     * is less than SK_MIN_GAIN: whole pairs only. */
+    s = sk_plan_make(4096, 4096, 4096, h100);
+    EXPECT(s.bn == 256 && s.sk_pairs == 0 && s.clusters == 66, "4096^3: sk %d", s.sk_pairs);
+    /* The same wave shape with 4 times the k-tiles (31 idle): stream-K, the 58 pairs. */
+    s = sk_plan_make(4096, 4096, 16384, h100);
+    EXPECT(s.sk_pairs == 58, "4096 x 4096 x 16384: sk %d", s.sk_pairs);
+    s = sk_plan_make(4104, 4104, 4096, h100); /* 289 pairs: 4 waves and 25: 25 + 66 */
+    EXPECT(s.sk_pairs == 25 + 66, "4104 x 4104 x 4096: sk %d", s.sk_pairs);
     s = sk_plan_make(16384, 16384, 16384, h100); /* 4096 pairs: 62 waves and 4, so 4 + 66 */
     EXPECT(s.bn == 256 && s.sk_pairs == 4 + 66, "16384^3: sk %d", s.sk_pairs);
-    s = sk_plan_make(128 * 2 * 131, 256, 64, h100); /* 131 pairs: 65 of 66 in the last wave */
+    s = sk_plan_make(128 * 2 * 131, 256, 8192, h100); /* 131 pairs: 65 of 66 in the last wave */
     EXPECT(s.pairs == 131 && s.sk_pairs == 0, "131 pairs: sk %d", s.sk_pairs);
     s = sk_plan_make(128 * 2 * 132, 256, 64, h100); /* 132 pairs: 2 full waves */
     EXPECT(s.pairs == 132 && s.sk_pairs == 0 && s.clusters == 66, "132 pairs: sk %d", s.sk_pairs);
