@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench plot clean help ptx sass ncu diff bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench bench-awkward plot clean help ptx sass ncu diff bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -45,7 +45,9 @@ help:
 	@echo "                    two streams at once and CUDA-graph replay (build/tests/streams_graph_vN)"
 	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
-	@echo "make plot           plots/results.csv -> plots/tflops.png/.svg and plots/ratio.png/.svg (needs gnuplot)"
+	@echo "make bench-awkward  v6, v7 and cuBLAS over small, skinny and odd-pitch shapes -> plots/awkward.csv"
+	@echo "make plot           plots/results.csv -> plots/tflops.png/.svg and plots/ratio.png/.svg,"
+	@echo "                    plots/awkward.csv -> plots/awkward_tflops/awkward_ratio (needs gnuplot)"
 	@echo "make ptx VERSION=vN    the step's PTX (each track: hopper, blackwell) -> build/<step>/<track>.ptx"
 	@echo "make sass VERSION=vN   the step's SASS -> build/<step>/<track>.sass, with a count of its MMA"
 	@echo "                       instructions and of local-memory accesses (needs cuobjdump or nvdisasm)"
@@ -159,8 +161,17 @@ BENCH_CSV ?= plots/results.csv
 bench: $(BINS)
 	@STEPS="$(STEPS)" bash plots/bench.sh $(BENCH_CSV)
 
+# The second sweep: small, skinny and awkward shapes (v7's subject), for the
+# last steps by default (AWKWARD_STEPS=... for others) -> plots/awkward.csv.
+AWKWARD_CSV ?= plots/awkward.csv
+AWKWARD_STEPS ?= v6_cluster v7_stream_k
+AWKWARD_SHAPES := 1024 1024 1024;2048 2048 2048;512 512 8192;1024 1024 16384;64 8192 8192;8192 64 8192;16 8192 8192;4096 4096 4104;4104 4104 4096;3072 5120 7160
+bench-awkward: $(BINS)
+	@STEPS="$(AWKWARD_STEPS)" SHAPES="$(AWKWARD_SHAPES)" bash plots/bench.sh $(AWKWARD_CSV)
+
 plot:
 	bash plots/plot.sh plots/results.csv plots/tflops plots/ratio
+	if [ -s $(AWKWARD_CSV) ]; then bash plots/plot.sh $(AWKWARD_CSV) plots/awkward_tflops plots/awkward_ratio; fi
 
 # ---- learner tools: make ptx|sass|ncu VERSION=vN, make diff FROM=vN TO=vM ----
 # step_of(v4) = v4_raster (also accepts the full name); empty if no such step.

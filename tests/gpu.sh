@@ -111,11 +111,15 @@ test_step() {
     fi
     # The sanitizers slow kernels down by orders of magnitude: the driver's
     # own limit (10 s at these sizes) is lifted; the outer timeout still holds.
+    # At most three sanitizer processes at once (a lock per step number mod
+    # 3, where flock exists): eight at once lost one to a kill (exit 9).
+    local lock=()
+    command -v flock >/dev/null 2>&1 && lock=(flock "build/.sanitizer-$((${1:1:1} % 3)).lock")
     for tool in memcheck racecheck synccheck; do
         # aligned; staged (K, N % 8 != 0); v7: 16 clusters of one k-tile each, pairs split 8 ways
         for shape in "100 200 72" "129 131 133" "256 256 512"; do
             # shellcheck disable=SC2086
-            run "compute-sanitizer --tool $tool $bin $shape" 400 \
+            run "compute-sanitizer --tool $tool $bin $shape" 600 "${lock[@]}" \
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \
                 --time-limit 300
         done
