@@ -64,8 +64,9 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    iterations); a smaller remainder takes one full wave with it (when
  *    w >= 1: 1 to 1.5 pairs' worth), so that a pair is split at most three
  *    ways either way and its owner adds at most two partials. With no full
- *    wave, all pairs are stream-K (split-K, as many ways as needed) unless
- *    they fill at least 15/16 of the wave (2048^3: 64 pairs). With
+ *    wave, all pairs are stream-K (split-K, each pair the same number of
+ *    ways, see below) unless they fill at least 15/16 of the wave (2048^3:
+ *    64 pairs). With
  *    full waves, stream-K is used only where the idle part of the last wave
  *    is worth at least SK_MIN_GAIN k-tiles of a pair: (clusters - r) /
  *    clusters * k_tiles >= SK_MIN_GAIN. The stream-K tail costs about that
@@ -96,8 +97,19 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[2
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
     if (rem == 0)
         s.sk_pairs = 0;
-    else if (waves == 0) /* split-K, unless the pairs (nearly) fill the wave */
+    else if (waves == 0) { /* split-K, unless the pairs (nearly) fill the wave */
         s.sk_pairs = rem * 16 >= s.clusters * 15 ? 0 : s.pairs;
+        /* Each pair split the same number of ways, ways = clusters / pairs (at
+         * most k_tiles), on that many times the pairs' clusters: the ranges
+         * then fall on pair boundaries and cut every pair at the same k-tiles,
+         * so the clusters on pairs that share A or B rows read the same k-tile
+         * at the same time, once from DRAM. Ranges of equal length over all
+         * the clusters start each at its own k-tile instead (v7 at 1024 x
+         * 1024 x 16384 on an H100, 66 clusters: 0.60 of cuBLAS). */
+        int ways = s.clusters / s.pairs;
+        if (ways > s.k_tiles) ways = s.k_tiles;
+        if (s.sk_pairs) s.clusters = s.pairs * ways;
+    }
     else if ((int64_t)(s.clusters - rem) * s.k_tiles < (int64_t)SK_MIN_GAIN * s.clusters)
         s.sk_pairs = 0;
     else

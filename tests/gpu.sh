@@ -72,7 +72,7 @@ expect_refusal() { # name pattern command...
 # to a dozen clusters), the 128 x 128 tile, pairs that share A, the stream-K
 # wave after whole pairs, a single k-tile per cluster.
 V7_PLANS=(
-    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on [0-9]+ clusters, 8 stream-K"
+    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\)"
     "1024 1024 16384|tiles 128 x 128, pairs share B, 32 pairs of 256 k-tiles on [0-9]+ clusters, 32 stream-K"
     "16 8192 8192|tiles 128 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"
     "8192 64 8192|tiles 128 x 128, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"

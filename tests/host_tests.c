@@ -890,6 +890,22 @@ static void check_stream_k(int M, int N, int K, const int clusters[2])
     if (s.sk_pairs)
         EXPECT(most - least <= 1, "%dx%dx%d: clusters get %lld to %lld iterations", M, N, K,
                (long long)least, (long long)most);
+    /* Split-K (fewer pairs than clusters): every pair cut the same number of
+     * ways, at the same k-tiles; one piece per cluster where the ways divide
+     * the k-tiles. */
+    if (s.sk_pairs == s.pairs && s.pairs < maxc) {
+        const int w = s.clusters / s.pairs;
+        EXPECT(s.clusters % s.pairs == 0 && (w == s.k_tiles || s.clusters + s.pairs > maxc),
+               "%dx%dx%d: %d clusters for %d pairs of %d k-tiles (of %d)", M, N, K, s.clusters,
+               s.pairs, s.k_tiles, maxc);
+        if (s.k_tiles % w == 0)
+            for (int p = 0; p < s.clusters && !cur_failed; p++) {
+                const sk_work a = sk_work_of(&s, p, 0), b = sk_work_of(&s, p, 1);
+                EXPECT(b.pair < 0 && a.pair == p / w && a.kb == p % w * (s.k_tiles / w) &&
+                       a.ke - a.kb == s.k_tiles / w, "%dx%dx%d cluster %d: pair %d k %d..%d",
+                       M, N, K, p, a.pair, a.kb, a.ke);
+            }
+    }
     if (s.pairs >= s.clusters)
         for (int u = 0; u < s.sk_pairs && !cur_failed; u++)
             EXPECT(ways[u] <= 3, "%dx%dx%d: stream-K pair %d split %d ways", M, N, K, u, ways[u]);
@@ -931,9 +947,12 @@ static void test_stream_k(void)
     s = sk_plan_make(2048, 2048, 2048, h100); /* 64 pairs: 3/4 of a wave or more, 256 wide */
     EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
            "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
-    s = sk_plan_make(1024, 1024, 1024, h100); /* 16 pairs of 256: too few, 32 of 128 */
-    EXPECT(s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 66,
-           "1024^3: bn %d pairs %d sk %d", s.bn, s.pairs, s.sk_pairs);
+    s = sk_plan_make(1024, 1024, 1024, h100); /* 16 pairs of 256: too few, 32 of 128, cut in 2 */
+    EXPECT(s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 64,
+           "1024^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
+    s = sk_plan_make(512, 512, 8192, h100); /* 8 pairs of 128 k-tiles, cut in 8 */
+    EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && sk_work_of(&s, 9, 0).kb == 16,
+           "512x512x8192: bn %d pairs %d clusters %d", s.bn, s.pairs, s.clusters);
     s = sk_plan_make(64, 8192, 8192, h100); /* one block row: pairs along N share A */
     EXPECT(s.bn == 128 && !s.share_b && s.pairs == 32 && s.sk_pairs == 32,
            "64x8192x8192: bn %d share_b %d pairs %d", s.bn, s.share_b, s.pairs);
