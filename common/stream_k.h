@@ -1,7 +1,7 @@
 /* v7's work decomposition: which tile shape, which operand a cluster pair
  * shares, and how the k-tiles of the problem are split among the clusters.
  * Pure arithmetic, shared by the host (launch set-up, host tests) and the
- * device (the scheduler and the fixup).
+ * device (each role's pieces of work, the fixup).
  *
  * Units of work are tile PAIRS (the two tiles of a 2-CTA cluster, as in v6)
  * times k-tiles: pair u, k-tiles kb .. ke - 1. The pairs, in the L2-friendly
@@ -31,7 +31,7 @@
 #endif
 
 typedef struct {
-    int bn;          /* tile columns: 256, or 128 for problems of less than a wave  */
+    int bn;          /* tile columns: 256, or 128 (under 3/4 of a wave, N <= 128) */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
     int m_blocks, n_blocks; /* 128 x bn tiles                                     */
     int pairs;       /* units of the tile order                                  */
@@ -66,10 +66,9 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    ways either way and its owner adds at most two partials. With no full
  *    wave, all pairs are stream-K (split-K, each pair the same number of
  *    ways, see below) unless they fill at least 15/16 of the wave (2048^3:
- *    64 pairs). With
- *    full waves, stream-K is used only where the idle part of the last wave
- *    is worth at least SK_MIN_GAIN k-tiles of a pair: (clusters - r) /
- *    clusters * k_tiles >= SK_MIN_GAIN. The stream-K tail costs about that
+ *    64 pairs). With full waves, stream-K is used only where the idle part
+ *    of the last wave is worth at least SK_MIN_GAIN k-tiles of a pair:
+ *    (clusters - r) / clusters * k_tiles >= SK_MIN_GAIN. The stream-K tail costs about that
  *    much (its partials, its waits, its staggered k-tiles in L2): on an
  *    H100, v7 at 4096^3 (3 waves and 58 of 66 pairs: 7.8 k-tiles idle) ran
  *    0.947 of cuBLAS with it against v6's 0.978; at 8192^3 (62 k-tiles
