@@ -16,9 +16,14 @@
  * A split pair is finished by its OWNER, the cluster whose range holds its
  * first k-tile: every other cluster in the split writes its fp32 partial
  * sums to a workspace slot of its own and raises a flag; the owner adds
- * them to its own sums in cluster order, then stores C. The order of the
- * additions is fixed by the plan, not by timing, so C is bitwise the same
- * on every run. */
+ * them to its own sums in cluster order, then stores C.
+ * With fewer pairs than clusters (split-K), every pair is cut the same
+ * number of ways (`ways`), one piece per cluster, and the pieces finish
+ * their pair together (reduce-scatter): each writes its partials, then
+ * adds up its own 1/ways of the pair's columns from all of them and stores
+ * those; no cluster adds the whole tile alone.
+ * Either way the order of the additions is fixed by the plan, not by
+ * timing, so C is bitwise the same on every run. */
 #ifndef COMMON_STREAM_K_H
 #define COMMON_STREAM_K_H
 
@@ -30,10 +35,20 @@
 #define SK_HD
 #endif
 
+/* The tile shapes the kernel is built for, [kind] = {rows, columns}. */
+#define SK_KINDS 4
+static const int sk_tile[SK_KINDS][2] = {
+    {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more */
+    {128, 128}, /* 1: fewer pairs than that, or N <= 128                        */
+    {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge */
+    {128, 64},  /* 3: N <= 64: the same for B                                   */
+};
+
 typedef struct {
-    int bn;          /* tile columns: 256, or 128 (under 3/4 of a wave, N <= 128) */
+    int kind;        /* the tile shape, an index of sk_tile                     */
+    int bm, bn;      /* its rows and columns                                    */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
-    int m_blocks, n_blocks; /* 128 x bn tiles                                     */
+    int m_blocks, n_blocks; /* bm x bn tiles                                      */
     int pairs;       /* units of the tile order                                  */
     int k_tiles;     /* 64-wide k-tiles                                          */
     int clusters;    /* grid, in clusters                                        */
@@ -41,6 +56,8 @@ typedef struct {
     int64_t sk_iters; /* sk_pairs * k_tiles                                      */
     int64_t sk_per;  /* sk_iters / clusters: iterations per cluster ...          */
     int sk_extra;    /* ... and one more for the first sk_iters % clusters       */
+    int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
+                        piece p % ways of pair p / ways; 0: not split-K          */
 } sk_plan;
 
 /* Start of cluster p's stream-K range (p = clusters: the end of the last).
@@ -50,12 +67,16 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
     return s->sk_per * p + (p < s->sk_extra ? p : s->sk_extra);
 }
 
-/* The plan for an M x N x K problem on a GPU that holds `max_clusters`
- * 2-CTA clusters of this kernel at once (for each tile width).
- *  - Tile width: 256 (v6's tile) when its pairs fill at least 3/4 of a
- *    wave and N > 128; otherwise 128: twice the pairs to spread over the
- *    SMs (less splitting, so less fixup), half the wasted columns when N is
- *    small.
+/* The plan for an M x N x K problem on a GPU that holds `max_clusters[kind]`
+ * 2-CTA clusters of this kernel at once (for each tile shape); `kind` >= 0
+ * forces a tile shape (V7_TILE, for measurements), -1 lets the rule pick.
+ *  - Tile shape: 64 x 128 when M <= 64 and 128 x 64 when N <= 64: a
+ *    skinny problem streams the long operand once from DRAM, and its speed
+ *    is the bytes in flight per SM; the half of a 128-row tile that lies
+ *    past the edge would take half of every stage. Otherwise 128 x 256 (v6's
+ *    tile) when its pairs fill at least 3/4 of a wave and N > 128, else
+ *    128 x 128: twice the pairs to spread over the SMs (less splitting, so
+ *    less fixup), half the wasted columns when N is small.
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
@@ -78,36 +99,55 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    staggered k-tiles outgrew the L2 (v7 at 4096^3 read 334 MB from DRAM,
  *    v6 164 MB). */
 #define SK_MIN_GAIN 20
-static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[2])
+static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
-    s.k_tiles = (K + 63) / 64;
-    s.m_blocks = (M + 127) / 128;
-    for (int i = 0; i < 2; i++) {
-        s.bn = i == 0 ? 256 : 128;
-        s.n_blocks = (N + s.bn - 1) / s.bn;
-        s.share_b = s.m_blocks >= 2;
-        s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks
-                            : s.m_blocks * ((s.n_blocks + 1) / 2);
-        s.clusters = max_clusters[i];
-        if (4 * s.pairs >= 3 * s.clusters && N > 128)
-            break; /* 256 wide */
+    s.kind = kind;
+    s.bm = sk_tile[kind][0];
+    s.bn = sk_tile[kind][1];
+    s.m_blocks = (M + s.bm - 1) / s.bm;
+    s.n_blocks = (N + s.bn - 1) / s.bn;
+    s.share_b = s.m_blocks >= 2;
+    s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks : s.m_blocks * ((s.n_blocks + 1) / 2);
+    s.clusters = max_clusters[kind];
+    return s;
+}
+
+static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[SK_KINDS], int kind)
+{
+    sk_plan s;
+    if (kind >= 0)
+        s = sk_shape(M, N, kind, max_clusters);
+    else if (M <= 64)
+        s = sk_shape(M, N, 2, max_clusters);
+    else if (N <= 64)
+        s = sk_shape(M, N, 3, max_clusters);
+    else {
+        s = sk_shape(M, N, 0, max_clusters);
+        if (4 * s.pairs < 3 * s.clusters || N <= 128)
+            s = sk_shape(M, N, 1, max_clusters);
     }
+    s.k_tiles = (K + 63) / 64;
+    s.ways = 0;
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
     if (rem == 0)
         s.sk_pairs = 0;
     else if (waves == 0) { /* split-K, unless the pairs (nearly) fill the wave */
         s.sk_pairs = rem * 16 >= s.clusters * 15 ? 0 : s.pairs;
         /* Each pair split the same number of ways, ways = clusters / pairs (at
-         * most k_tiles), on that many times the pairs' clusters: the ranges
-         * then fall on pair boundaries and cut every pair at the same k-tiles,
-         * so the clusters on pairs that share A or B rows read the same k-tile
-         * at the same time, once from DRAM. Ranges of equal length over all
-         * the clusters start each at its own k-tile instead (v7 at 1024 x
-         * 1024 x 16384 on an H100, 66 clusters: 0.60 of cuBLAS). */
+         * most k_tiles), on that many times the pairs' clusters, one piece
+         * each (sk_work_of): every pair is cut at the same k-tiles, so the
+         * clusters on pairs that share A or B rows read the same k-tile at
+         * the same time, once from DRAM. Ranges of equal length over all the
+         * clusters start each at its own k-tile instead (v7 at 1024 x 1024 x
+         * 16384 on an H100, 66 clusters: 0.60 of cuBLAS). */
         int ways = s.clusters / s.pairs;
         if (ways > s.k_tiles) ways = s.k_tiles;
-        if (s.sk_pairs) s.clusters = s.pairs * ways;
+        if (ways < 2) s.sk_pairs = 0; /* one k-tile: nothing to split */
+        if (s.sk_pairs) {
+            s.clusters = s.pairs * ways;
+            s.ways = ways;
+        }
     }
     else if ((int64_t)(s.clusters - rem) * s.k_tiles < (int64_t)SK_MIN_GAIN * s.clusters)
         s.sk_pairs = 0;
@@ -154,11 +194,18 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
 }
 
 /* The i-th piece of work of cluster p (i = 0, 1, ..): its whole pairs, then
- * its stream-K pieces; pair = -1 when it has no more. The whole plan is
- * fixed before the launch: every role of every CTA works it out alike, and
- * the work per cluster is equal by construction, so no claims are made. */
+ * its stream-K pieces (split-K: its one piece); pair = -1 when it has no
+ * more. The whole plan is fixed before the launch: every role of every CTA
+ * works it out alike, and the work per cluster is equal by construction, so
+ * no claims are made. */
 static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
 {
+    if (s->ways) { /* piece l of pair u: k-tiles l k / ways .. (l + 1) k / ways - 1 */
+        const int u = p / s->ways, l = p - u * s->ways;
+        const sk_work w = {i == 0 ? u : -1, (int)((int64_t)l * s->k_tiles / s->ways),
+                           (int)((int64_t)(l + 1) * s->k_tiles / s->ways)};
+        return w;
+    }
     const int whole = s->pairs - s->sk_pairs;
     const int mine = p < whole ? (whole - p + s->clusters - 1) / s->clusters : 0;
     if (i < mine) {
@@ -166,6 +213,14 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
         return w;
     }
     return sk_piece(s, p, i - mine);
+}
+
+/* Split-K's reduce-scatter: the 8-column groups [*j0, *j1) of a tile's
+ * `groups` that piece l of `ways` adds up and stores. */
+static inline SK_HD void sk_slice(int ways, int l, int groups, int *j0, int *j1)
+{
+    *j0 = l * groups / ways;
+    *j1 = (l + 1) * groups / ways;
 }
 
 /* The clusters whose partials the owner of a split piece adds, in order: the

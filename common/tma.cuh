@@ -9,6 +9,14 @@
 #include <cuda.h>
 #include "smem.cuh"
 
+/* Starts fetching a tensor map (a __grid_constant__ kernel parameter, by its
+ * generic address) into the TMA unit's descriptor cache, so that the first
+ * copy through it does not wait for that fetch. */
+__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" :: "l"(map) : "memory");
+}
+
 /* Global -> shared; the bytes land as complete_tx on the mbarrier `bar`. */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
     void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar)

@@ -68,22 +68,26 @@ expect_refusal() { # name pattern command...
 }
 
 # v7: the plan's paths, each named by its V7_PLAN line (stderr), then verified
-# like every shape: split-K over few pairs (the owner adds partials from up
-# to a dozen clusters), the 128 x 128 tile, pairs that share A, the stream-K
-# wave after whole pairs, a single k-tile per cluster.
+# like every shape: split-K over few pairs (8 ways: the reduce-scatter over
+# 8 clusters), each tile shape (two of them forced with V7_TILE), pairs that
+# share A, the stream-K wave after whole pairs, a single k-tile per cluster.
 V7_PLANS=(
-    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\)"
-    "1024 1024 16384|tiles 128 x 128, pairs share B, 32 pairs of 256 k-tiles on [0-9]+ clusters, 32 stream-K"
-    "16 8192 8192|tiles 128 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"
-    "8192 64 8192|tiles 128 x 128, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K"
+    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
+    "1024 1024 16384|tiles 128 x 128, pairs share B, 32 pairs of 256 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "16 8192 8192|tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "V7_TILE=64x128 1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x64 400 1000 3000|tiles 128 x 64, pairs share B, 32 pairs of 47 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "256 256 512|tiles 128 x 128, pairs share B, 2 pairs of 8 k-tiles on 16 clusters, 2 stream-K"
 )
-run_plan() { # shape plan-regex
-    local out rc
+run_plan() { # [VAR=value] shape plan-regex
+    local out rc env=()
+    local args=$1
+    [[ $args == V7_TILE=* ]] && env=("${args%% *}") && args=${args#* }
     # shellcheck disable=SC2086
-    out=$(V7_PLAN=1 timeout 300 ./v7 $1 --check both --reps 0 2>&1)
+    out=$(env V7_PLAN=1 "${env[@]}" timeout 300 ./v7 $args --check both --reps 0 2>&1)
     rc=$?
     if [ $rc -ne 0 ]; then
         echo "FAIL ./v7 $1 (plan path, exit $rc)"
@@ -116,8 +120,11 @@ test_step() {
     local lock=()
     command -v flock >/dev/null 2>&1 && lock=(flock "build/.sanitizer-$((${1:1:1} % 3)).lock")
     for tool in memcheck racecheck synccheck; do
-        # aligned; staged (K, N % 8 != 0); v7: 16 clusters of one k-tile each, pairs split 8 ways
-        for shape in "100 200 72" "129 131 133" "256 256 512"; do
+        # aligned; staged (K, N % 8 != 0); v7: 16 clusters of one k-tile each, pairs split 8
+        # ways; v7's skinny tiles (64 x 128, 128 x 64), split 4 ways, edges in the direct stores
+        local extra=()
+        [ "$1" = v7_stream_k ] && extra=("16 300 200" "300 40 200")
+        for shape in "100 200 72" "129 131 133" "256 256 512" "${extra[@]}"; do
             # shellcheck disable=SC2086
             run "compute-sanitizer --tool $tool $bin $shape" 600 "${lock[@]}" \
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \

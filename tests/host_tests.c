@@ -821,10 +821,10 @@ static void test_scheduler(void)
  * is added by exactly one owner; with at least one full wave a pair is split
  * at most three ways; with stream-K on, the clusters' iteration counts
  * differ by at most one; no cluster is without work. */
-static void check_stream_k(int M, int N, int K, const int clusters[2])
+static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], int kind)
 {
-    const sk_plan s = sk_plan_make(M, N, K, clusters);
-    const int maxc = clusters[s.bn == 256 ? 0 : 1];
+    const sk_plan s = sk_plan_make(M, N, K, clusters, kind);
+    const int maxc = clusters[s.kind];
     EXPECT(s.clusters >= 1 && s.clusters <= maxc, "%dx%dx%d: %d clusters of %d", M, N, K,
            s.clusters, maxc);
     EXPECT(s.sk_pairs >= 0 && s.sk_pairs <= s.pairs, "%dx%dx%d: sk_pairs %d of %d", M, N, K,
@@ -865,7 +865,7 @@ static void check_stream_k(int M, int N, int K, const int clusters[2])
                 firsts++;
             }
             n_sk++;
-            if (w.kb == 0 && w.ke < s.k_tiles) { /* an owner: follow its contributors */
+            if (w.kb == 0 && w.ke < s.k_tiles && !s.ways) { /* an owner: follow its contributors */
                 int at = w.ke, q = p;
                 while ((q = sk_next_contributor(&s, w.pair, q)) >= 0 && !cur_failed) {
                     const sk_work c = sk_piece(&s, q, 0);
@@ -881,9 +881,11 @@ static void check_stream_k(int M, int N, int K, const int clusters[2])
         EXPECT(iters > 0, "%dx%dx%d: cluster %d has no work", M, N, K, p);
         EXPECT(firsts <= 1, "cluster %d: %d contributor pieces", p, firsts);
         /* Owners visit only clusters of a higher index: p's count is final. */
-        const sk_work f = sk_piece(&s, p, 0);
-        EXPECT(used[p] == (f.pair >= 0 && f.kb > 0), "%dx%dx%d: cluster %d's partial added %d times",
-               M, N, K, p, used[p]);
+        if (!s.ways) {
+            const sk_work f = sk_piece(&s, p, 0);
+            EXPECT(used[p] == (f.pair >= 0 && f.kb > 0), "%dx%dx%d: cluster %d's partial added %d times",
+                   M, N, K, p, used[p]);
+        }
         least = iters < least ? iters : least;
         most = iters > most ? iters : most;
     }
@@ -891,21 +893,36 @@ static void check_stream_k(int M, int N, int K, const int clusters[2])
         EXPECT(most - least <= 1, "%dx%dx%d: clusters get %lld to %lld iterations", M, N, K,
                (long long)least, (long long)most);
     /* Split-K (fewer pairs than clusters): every pair cut the same number of
-     * ways, at the same k-tiles; one piece per cluster where the ways divide
-     * the k-tiles. */
+     * ways (as many as fit, at most its k-tiles), at the same k-tiles, one
+     * piece per cluster, the pair's pieces on consecutive clusters in k
+     * order; the reduce-scatter's column slices cover the tile once. */
     if (s.sk_pairs == s.pairs && s.pairs < maxc) {
         const int w = s.clusters / s.pairs;
-        EXPECT(s.clusters % s.pairs == 0 && (w == s.k_tiles || s.clusters + s.pairs > maxc),
-               "%dx%dx%d: %d clusters for %d pairs of %d k-tiles (of %d)", M, N, K, s.clusters,
-               s.pairs, s.k_tiles, maxc);
-        if (s.k_tiles % w == 0)
-            for (int p = 0; p < s.clusters && !cur_failed; p++) {
-                const sk_work a = sk_work_of(&s, p, 0), b = sk_work_of(&s, p, 1);
-                EXPECT(b.pair < 0 && a.pair == p / w && a.kb == p % w * (s.k_tiles / w) &&
-                       a.ke - a.kb == s.k_tiles / w, "%dx%dx%d cluster %d: pair %d k %d..%d",
-                       M, N, K, p, a.pair, a.kb, a.ke);
+        EXPECT(s.ways == w && w >= 2 && s.clusters % s.pairs == 0 &&
+               (w == s.k_tiles || s.clusters + s.pairs > maxc),
+               "%dx%dx%d: %d clusters (ways %d) for %d pairs of %d k-tiles (of %d)", M, N, K,
+               s.clusters, s.ways, s.pairs, s.k_tiles, maxc);
+        for (int p = 0; p < s.clusters && !cur_failed; p++) {
+            const sk_work a = sk_work_of(&s, p, 0), b = sk_work_of(&s, p, 1);
+            const sk_work prev = p % w ? sk_work_of(&s, p - 1, 0) : (sk_work){p / w, 0, 0};
+            EXPECT(b.pair < 0 && a.pair == p / w && a.kb == prev.ke &&
+                   (p % w < w - 1 || a.ke == s.k_tiles) && a.ke - a.kb >= s.k_tiles / w &&
+                   a.ke - a.kb <= s.k_tiles / w + 1,
+                   "%dx%dx%d cluster %d: pair %d k %d..%d", M, N, K, p, a.pair, a.kb, a.ke);
+        }
+        for (int g = 1; g <= 32 && !cur_failed; g *= 2) { /* 8-column groups of 8 .. 256 columns */
+            int next = 0;
+            for (int l = 0; l < w; l++) {
+                int j0, j1;
+                sk_slice(w, l, g, &j0, &j1);
+                EXPECT(j0 == next && j1 >= j0 && j1 - j0 <= g / w + 1, "ways %d, %d groups: piece %d "
+                       "has %d..%d, want from %d", w, g, l, j0, j1, next);
+                next = j1;
             }
-    }
+            EXPECT(next == g, "ways %d: slices of %d groups end at %d", w, g, next);
+        }
+    } else
+        EXPECT(s.ways == 0, "%dx%dx%d: ways %d without split-K", M, N, K, s.ways);
     if (s.pairs >= s.clusters)
         for (int u = 0; u < s.sk_pairs && !cur_failed; u++)
             EXPECT(ways[u] <= 3, "%dx%dx%d: stream-K pair %d split %d ways", M, N, K, u, ways[u]);
@@ -927,54 +944,67 @@ static void test_stream_k(void)
         {4104, 4104, 4096}, {8192, 8192, 8192}, {4096, 14336, 4096}, {16384, 4096, 14336},
         {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
         {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64}};
-    static const int gpus[][2] = {{66, 66}, {60, 62}, {1, 1}, {2, 3}, {7, 7}, {132, 132}};
-    begin("stream_k_units_once");
+    static const int gpus[][SK_KINDS] = {{66, 66, 66, 66}, {60, 62, 61, 63}, {1, 1, 1, 1},
+                                         {2, 3, 2, 3}, {7, 7, 7, 7}, {132, 132, 132, 132}};
+    begin("stream_k_units_once"); /* the rule's tile shape, then each shape forced (V7_TILE) */
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
         for (size_t g = 0; g < sizeof gpus / sizeof gpus[0] && !cur_failed; g++)
-            check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g]);
+            for (int kind = -1; kind < SK_KINDS && !cur_failed; kind++)
+                check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g], kind);
     end();
 
     /* The rule, on an H100's 66 clusters. */
     begin("stream_k_rule");
-    const int h100[2] = {66, 66};
-    sk_plan s = sk_plan_make(8192, 8192, 8192, h100);
+    const int h100[SK_KINDS] = {66, 66, 66, 66};
+    sk_plan s = sk_plan_make(8192, 8192, 8192, h100, -1);
     /* 1024 pairs: 15 waves and 34 pairs, half a wave or more: those 34 are stream-K. */
     EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 &&
            s.clusters == 66 && s.k_tiles == 128, "8192^3: bn %d share_b %d pairs %d sk %d",
            s.bn, s.share_b, s.pairs, s.sk_pairs);
     EXPECT(s.sk_iters == 34 * 128 && sk_begin(&s, 66) == s.sk_iters, "8192^3: iterations");
     EXPECT(sk_piece(&s, 0, 0).pair == 1024 - 34, "8192^3: stream-K pairs come last");
-    s = sk_plan_make(2048, 2048, 2048, h100); /* 64 pairs: 3/4 of a wave or more, 256 wide */
+    s = sk_plan_make(2048, 2048, 2048, h100, -1); /* 64 pairs: 3/4 of a wave or more, 256 wide */
     EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
            "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
-    s = sk_plan_make(1024, 1024, 1024, h100); /* 16 pairs of 256: too few, 32 of 128, cut in 2 */
-    EXPECT(s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 64,
-           "1024^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
-    s = sk_plan_make(512, 512, 8192, h100); /* 8 pairs of 128 k-tiles, cut in 8 */
-    EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && sk_work_of(&s, 9, 0).kb == 16,
+    s = sk_plan_make(1024, 1024, 1024, h100, -1); /* 16 pairs of 256: too few, 32 of 128, cut in 2 */
+    EXPECT(s.bm == 128 && s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 64 &&
+           s.ways == 2, "1024^3: bn %d pairs %d sk %d clusters %d ways %d", s.bn, s.pairs,
+           s.sk_pairs, s.clusters, s.ways);
+    s = sk_plan_make(512, 512, 8192, h100, -1); /* 8 pairs of 128 k-tiles, cut in 8 */
+    EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && s.ways == 8 &&
+           sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16,
            "512x512x8192: bn %d pairs %d clusters %d", s.bn, s.pairs, s.clusters);
-    s = sk_plan_make(64, 8192, 8192, h100); /* one block row: pairs along N share A */
-    EXPECT(s.bn == 128 && !s.share_b && s.pairs == 32 && s.sk_pairs == 32,
-           "64x8192x8192: bn %d share_b %d pairs %d", s.bn, s.share_b, s.pairs);
-    s = sk_plan_make(8192, 64, 8192, h100); /* N <= 128: 128 wide */
-    EXPECT(s.bn == 128 && s.share_b && s.pairs == 32, "8192x64x8192: bn %d pairs %d", s.bn, s.pairs);
+    s = sk_plan_make(64, 8192, 8192, h100, -1); /* M <= 64: 64 x 128, pairs along N share A */
+    EXPECT(s.kind == 2 && s.bm == 64 && s.bn == 128 && !s.share_b && s.pairs == 32 &&
+           s.sk_pairs == 32 && s.ways == 2, "64x8192x8192: %d x %d share_b %d pairs %d",
+           s.bm, s.bn, s.share_b, s.pairs);
+    s = sk_plan_make(16, 8192, 8192, h100, -1);
+    EXPECT(s.bm == 64 && s.bn == 128 && !s.share_b, "16x8192x8192: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(8192, 64, 8192, h100, -1); /* N <= 64: 128 x 64 */
+    EXPECT(s.kind == 3 && s.bm == 128 && s.bn == 64 && s.share_b && s.pairs == 32 && s.ways == 2,
+           "8192x64x8192: %d x %d pairs %d", s.bm, s.bn, s.pairs);
+    s = sk_plan_make(8192, 65, 8192, h100, -1); /* N = 65: 128 x 128 */
+    EXPECT(s.kind == 1, "8192x65x8192: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(1024, 1024, 1024, h100, 2); /* forced (V7_TILE=64x128): 64 pairs, no split */
+    EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 64 && s.sk_pairs == 0 && s.ways == 0,
+           "1024^3 as 64 x 128: pairs %d sk %d", s.pairs, s.sk_pairs);
     /* 256 pairs: 3 waves and 58; the 8 idle clusters' share, 8/66 of 64 k-tiles,
      * is less than SK_MIN_GAIN: whole pairs only. */
-    s = sk_plan_make(4096, 4096, 4096, h100);
+    s = sk_plan_make(4096, 4096, 4096, h100, -1);
     EXPECT(s.bn == 256 && s.sk_pairs == 0 && s.clusters == 66, "4096^3: sk %d", s.sk_pairs);
     /* The same wave shape with 4 times the k-tiles (31 idle): stream-K, the 58 pairs. */
-    s = sk_plan_make(4096, 4096, 16384, h100);
+    s = sk_plan_make(4096, 4096, 16384, h100, -1);
     EXPECT(s.sk_pairs == 58, "4096 x 4096 x 16384: sk %d", s.sk_pairs);
-    s = sk_plan_make(4104, 4104, 4096, h100); /* 289 pairs: 4 waves and 25: 25 + 66 */
+    s = sk_plan_make(4104, 4104, 4096, h100, -1); /* 289 pairs: 4 waves and 25: 25 + 66 */
     EXPECT(s.sk_pairs == 25 + 66, "4104 x 4104 x 4096: sk %d", s.sk_pairs);
-    s = sk_plan_make(16384, 16384, 16384, h100); /* 4096 pairs: 62 waves and 4, so 4 + 66 */
+    s = sk_plan_make(16384, 16384, 16384, h100, -1); /* 4096 pairs: 62 waves and 4, so 4 + 66 */
     EXPECT(s.bn == 256 && s.sk_pairs == 4 + 66, "16384^3: sk %d", s.sk_pairs);
-    s = sk_plan_make(128 * 2 * 131, 256, 8192, h100); /* 131 pairs: 65 of 66 in the last wave */
+    s = sk_plan_make(128 * 2 * 131, 256, 8192, h100, -1); /* 131 pairs: 65 of 66 in the last wave */
     EXPECT(s.pairs == 131 && s.sk_pairs == 0, "131 pairs: sk %d", s.sk_pairs);
-    s = sk_plan_make(128 * 2 * 132, 256, 64, h100); /* 132 pairs: 2 full waves */
+    s = sk_plan_make(128 * 2 * 132, 256, 64, h100, -1); /* 132 pairs: 2 full waves */
     EXPECT(s.pairs == 132 && s.sk_pairs == 0 && s.clusters == 66, "132 pairs: sk %d", s.sk_pairs);
-    s = sk_plan_make(256, 256, 64, h100); /* 1 pair of 128: one cluster, no split of one k-tile */
-    EXPECT(s.bn == 128 && s.pairs == 2 && s.sk_pairs == 2 && s.sk_iters == 2 && s.clusters == 2,
+    s = sk_plan_make(256, 256, 64, h100, -1); /* 2 pairs of 128 x 128: no split of one k-tile */
+    EXPECT(s.bn == 128 && s.pairs == 2 && s.sk_pairs == 0 && s.ways == 0 && s.clusters == 2,
            "256x256x64: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
     end();
 }

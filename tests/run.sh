@@ -181,9 +181,10 @@ for step in $STEPS; do
         fi
         [ "$n" -ge 3 ] && want+=("setmaxnreg")
         [ "$n" -ge 6 ] && want+=("multicast::cluster" "mapa.shared::cluster")
-        # v7: both tile widths, and the stream-K fixup's flags.
+        # v7: its three tile widths, the tensor-map prefetch, the stream-K fixup's flags.
         [ "$n" -ge 7 ] && want+=("wgmma.mma_async.sync.aligned.m64n256k16" \
-            "wgmma.mma_async.sync.aligned.m64n128k16" "st.release.gpu.global" "ld.acquire.gpu.global")
+            "wgmma.mma_async.sync.aligned.m64n128k16" "wgmma.mma_async.sync.aligned.m64n64k16" \
+            "prefetch.tensormap" "st.release.gpu.global" "ld.acquire.gpu.global")
         for w in "${want[@]}"; do
             check "ptx $step has $w" "not found in $ptx" has "$ptx" "$w"
         done

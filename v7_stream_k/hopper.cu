@@ -25,10 +25,21 @@
  *    finishes first, so every run gives the same bits. No deadlock: a
  *    contributor's piece is the first of its stream-K range, it waits on
  *    nobody, and all clusters are resident at once;
- *  - problems of less than 3/4 of a wave of pairs use 128 x 128 tiles (twice
- *    the pairs, less splitting), as do problems with N <= 128; when C has a
- *    single block row the pair shares A (two N-neighbours) instead of B;
- *    a consumer whose 64 rows lie below C skips its MMAs (M = 16 or 64).
+ *  - with fewer pairs than clusters (split-K) every pair is cut the same
+ *    number of ways, one piece per cluster, and the pieces finish the pair
+ *    together: each writes its partials, then adds up its own share of the
+ *    pair's columns from all of them and stores it (a reduce-scatter: at
+ *    512 x 512 x 8192, 8 ways, an owner adding the 7 others' partials alone
+ *    took longer than its own 16 k-tiles);
+ *  - the tile shape is the plan's (a template parameter: wgmma's N is part
+ *    of the instruction, the ring's depth follows from the stage size):
+ *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128; and
+ *    for skinny problems, which stream one operand from DRAM and are as
+ *    fast as the bytes in flight per SM, 64 x 128 (M <= 64) or 128 x 64
+ *    (N <= 64), so no half of every stage lies past the edge: 8 stages
+ *    of 16 KB of the streamed operand instead of 6. When C has a single
+ *    block row the pair shares A (two N-neighbours) instead of B; a
+ *    consumer whose 64 rows lie below C skips its MMAs (M = 16).
  * With the work per cluster equal by construction, v5/v6's run-time claims
  * (the scheduler thread, its counter, the tile slot and CTA 1's relay) have
  * nothing left to balance: every role works the plan out for itself
@@ -52,28 +63,31 @@
 #include "../common/stream_k.h"
 #include "../common/flag.cuh"
 #include <stdlib.h>
+#include <string.h>
 
-#define BM 128                        /* rows of C per CTA                          */
-/* BN, the columns of C per CTA, is the kernel's template parameter: 256, or
- * 128 for small problems (the plan picks; wgmma's N is part of the instruction). */
+/* BM x BN, the rows and columns of C per CTA, are the kernel's template
+ * parameters: 128 x 256, 128 x 128, 64 x 128 or 128 x 64 (the plan picks,
+ * sk_tile in common/stream_k.h). */
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
-#define CONSUMERS 2                   /* consumer warpgroups, 64 rows of the tile each */
+#define CONSUMERS (BM / 64)           /* consumer warpgroups, 64 rows of the tile each */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
-#define STAGES (BN == 256 ? 4 : 6)    /* k-tiles resident in the ring: 192 KB either way */
 #define CLUSTER 2                     /* CTAs per cluster: a pair                    */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
  * width of the tile order is worked out per call from K and the L2 size
  * (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
 
-/* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 KB) then
- * tile B [BN][BK] (32 or 16 KB), both K-major in the 128-byte swizzle (see
- * wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64] fp16
- * (8 KB each) in the same swizzle. 4 x 48 (or 6 x 32) + 2 x 2 x 8 = 224 KB of the 227. */
+/* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 or 8 KB)
+ * then tile B [BN][BK] (32, 16 or 8 KB), both K-major in the 128-byte swizzle
+ * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
+ * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
+ * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
 #define C_SLICE_BYTES (64 * 64 * 2)   /* a consumer's [64 rows][64 cols] slice of C */
 #define C_BUFS 2                      /* slice buffers per consumer: one filled while one drains */
+#define SMEM_MAX (227 * 1024)         /* shared memory a CTA may have on sm_90 */
+#define STAGES ((SMEM_MAX - 1024 - CONSUMERS * C_BUFS * C_SLICE_BYTES) / STAGE_BYTES)
 #define SMEM_BYTES (STAGES * STAGE_BYTES + CONSUMERS * C_BUFS * C_SLICE_BYTES + 1024)
 /* A consumer's partial sums in the workspace: its [64][BN] fp32 fragment. */
 #define PARTIAL_FLOATS (64 * BN)
@@ -83,7 +97,7 @@
  * columns arrive as zeros and still count toward the expected bytes. The
  * shared operand: this CTA loads half of it (rank r: the r-th half) into
  * both CTAs; the other half arrives from the peer, also counted here. */
-template <int BN>
+template <int BM, int BN>
 __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                            int kt, int m0, int n0, uint32_t rank, int share_b)
@@ -102,10 +116,10 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
     }
 }
 
-template <int BN>
+template <int BM, int BN>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-              const __grid_constant__ CUtensorMap tmap_c, int M, int N,
+              const __grid_constant__ CUtensorMap tmap_c, f16 *C, int M, int N, int ldc,
               const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials)
 {
     extern __shared__ uint8_t smem_raw[];
@@ -117,6 +131,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
     const int p = (int)cluster_id_x();       /* this cluster: its work in the plan, its workspace slot */
+
+    /* The tensor maps' fetch overlaps the set-up below (a small problem's
+     * first copies otherwise wait for it). */
+    if (tid == 0) {
+        prefetch_tensormap(&tmap_a);
+        prefetch_tensormap(&tmap_b);
+        prefetch_tensormap(&tmap_c);
+    }
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
      * arrival per consumer warpgroup of both CTAs (thread r of a warpgroup
@@ -143,7 +165,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     producer_acquire(&pipe); /* released by both CTAs' consumers */
-                    load_stage<BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
+                    load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
                                    &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b);
                     pipeline_advance(&pipe);
                 }
@@ -189,8 +211,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         const uint64_t da = wgmma_desc_k_sw128(tile_a + c * 64 * 128 + k * 32);
                         if constexpr (BN == 256)
                             wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
-                        else
+                        else if constexpr (BN == 128)
                             wgmma_m64n128k16_f32_f16_f16(acc, da, db, 1);
+                        else
+                            wgmma_m64n64k16_f32_f16_f16(acc, da, db, 1);
                     }
                     wgmma_commit_group();
                 }
@@ -204,6 +228,69 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 consumer_release_cluster(&pipe, prev, tid % 128); /* the piece's last stage */
+
+            /* Split-K: the `ways` pieces of the pair finish it together. Each
+             * writes its partials (slot and flag as below) and waits for the
+             * others'; piece l then adds up columns 8j .. 8j + 7 of the tile for
+             * j in [l G / ways, (l + 1) G / ways), G = BN / 8, from all pieces,
+             * its own first, then the others in piece order (fixed, so the same
+             * bits every run), and stores them straight from registers. */
+            if (plan.ways) {
+                const int l = p % plan.ways; /* this piece of the pair */
+                const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
+                float4 *slot = (float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4);
+                if (live) {
+#pragma unroll
+                    for (int i = 0; i < BN / 8; i++)
+                        __stcg(&slot[i * 128 + t],
+                               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+                    bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
+                    if (t == 0)
+                        st_release_gpu_u32(&flags[me], 1); /* ... before the flag says so */
+                    /* Thread q waits for piece q's flag; then all may read. */
+                    for (int q = t; q < plan.ways; q += 128)
+                        if (q != l)
+                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * CLUSTER * CONSUMERS]) == 0)
+                                ;
+                    bar_sync(2 + c, 128);
+                    int j0, j1; /* this piece's 8-column groups */
+                    sk_slice(plan.ways, l, BN / 8, &j0, &j1);
+                    for (int q = 0; q < plan.ways; q++) {
+                        if (q == l)
+                            continue;
+                        const float4 *part = (const float4 *)partials +
+                                             (size_t)(me + (q - l) * CLUSTER * CONSUMERS) * (PARTIAL_FLOATS / 4);
+#pragma unroll
+                        for (int j = 0; j < BN / 8; j++)
+                            if (j >= j0 && j < j1) { /* unrolled: acc is indexed by constants */
+                                const float4 v = __ldcg(&part[j * 128 + t]);
+                                acc[4 * j] += v.x;
+                                acc[4 * j + 1] += v.y;
+                                acc[4 * j + 2] += v.z;
+                                acc[4 * j + 3] += v.w;
+                            }
+                    }
+                    /* Rows r and r + 8 of this consumer's 64, columns 2(lane % 4) + {0, 1}
+                     * of each 8-column group: C's rows start on 16-byte boundaries
+                     * (ldc % 8 == 0), so each pair of columns is one 4-byte store. */
+                    const int r = m0 + c * 64 + warp * 16 + lane / 4;
+#pragma unroll
+                    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+                        for (int half = 0; half < 2; half++) {
+                            const int row = r + half * 8, col = n0 + j * 8 + (lane % 4) * 2;
+                            if (j < j0 || j >= j1 || row >= M || col >= N)
+                                continue;
+                            f16 *dst = C + (size_t)row * ldc + col;
+                            const __half2 h = __floats2half2_rn(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
+                            if (col + 1 < N)
+                                *(__half2 *)dst = h;
+                            else
+                                *(__half *)dst = __low2half(h);
+                        }
+                }
+                continue;
+            }
 
             /* Stream-K fixup. A piece that does not start at k-tile 0 belongs to
              * a pair another cluster owns: hand the sums over and go on. The
@@ -289,6 +376,25 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     barrier_cluster_wait_acquire();
 }
 
+/* The launch configuration of a kernel: 2-CTA clusters, its threads and
+ * shared memory, `clusters` clusters. */
+template <int BM, int BN>
+static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int clusters,
+                          cudaStream_t stream)
+{
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = CLUSTER;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    *cfg = cudaLaunchConfig_t{};
+    cfg->gridDim = dim3(CLUSTER * clusters);
+    cfg->blockDim = dim3(THREADS);
+    cfg->dynamicSmemBytes = SMEM_BYTES;
+    cfg->stream = stream;
+    cfg->attrs = attr;
+    cfg->numAttrs = 1;
+}
+
 /* What a launch needs to know of the device, asked once per device (the
  * queries cost more host time than a small problem takes on the GPU): the
  * L2 size and how many clusters of each kernel fit at once. */
@@ -296,27 +402,19 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 typedef struct {
     int ready; /* written last (release), read first (acquire) */
     int l2;
-    int max_clusters[2]; /* BN = 256, 128 */
+    int max_clusters[SK_KINDS]; /* per tile shape, sk_tile's order */
 } device_facts;
 static device_facts facts[MAX_DEVICES];
 
-template <int BN>
+template <int BM, int BN>
 static cudaError_t max_clusters_of(int *clusters)
 {
-    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
+    cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = CLUSTER;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.blockDim = dim3(THREADS);
-    cfg.dynamicSmemBytes = SMEM_BYTES;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
-    cfg.gridDim = dim3(CLUSTER * 1024); /* what the occupancy query is asked about */
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BN>, &cfg));
+    launch_config<BM, BN>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN>, &cfg));
     if (*clusters < 1) {
         fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
         return cudaErrorInvalidConfiguration;
@@ -336,36 +434,50 @@ static cudaError_t get_facts(const device_facts **out)
     if (!__atomic_load_n(&f->ready, __ATOMIC_ACQUIRE)) {
         /* Two threads may both get here: they write the same values. */
         CUDA_TRY(cudaDeviceGetAttribute(&f->l2, cudaDevAttrL2CacheSize, dev));
-        CUDA_TRY(max_clusters_of<256>(&f->max_clusters[0]));
-        CUDA_TRY(max_clusters_of<128>(&f->max_clusters[1]));
+        CUDA_TRY((max_clusters_of<128, 256>(&f->max_clusters[0])));
+        CUDA_TRY((max_clusters_of<128, 128>(&f->max_clusters[1])));
+        CUDA_TRY((max_clusters_of<64, 128>(&f->max_clusters[2])));
+        CUDA_TRY((max_clusters_of<128, 64>(&f->max_clusters[3])));
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
     return cudaSuccess;
 }
 
-template <int BN>
+template <int BM, int BN>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
-                               const CUtensorMap *tmap_c, int M, int N, const tile_map *pairs,
-                               const sk_plan *plan, uint32_t *flags, float *partials,
-                               cudaStream_t stream)
+                               const CUtensorMap *tmap_c, f16 *C, int M, int N, int ldc,
+                               const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
+                               float *partials, cudaStream_t stream)
 {
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = CLUSTER;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.blockDim = dim3(THREADS);
-    cfg.dynamicSmemBytes = SMEM_BYTES;
-    cfg.stream = stream;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
     /* All clusters at once: an owner waits for its contributors, so they
      * must all be resident together (plan.clusters <= what the GPU holds). */
-    cfg.gridDim = dim3(CLUSTER * plan->clusters);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BN>, *tmap_a, *tmap_b, *tmap_c, M, N, *pairs,
-                              *plan, flags, partials);
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN>, *tmap_a, *tmap_b, *tmap_c, C, M, N, ldc,
+                              *pairs, *plan, flags, partials);
+}
+
+/* V7_TILE=RxC (one of sk_tile's shapes, e.g. 64x128) forces the tile shape,
+ * to measure what the rule's choice is worth; unset: the rule picks. An
+ * unknown shape is an error. */
+static cudaError_t forced_kind(int *kind)
+{
+    const char *v = getenv("V7_TILE");
+    *kind = -1;
+    if (!v || !*v)
+        return cudaSuccess;
+    for (int i = 0; i < SK_KINDS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "%dx%d", sk_tile[i][0], sk_tile[i][1]);
+        if (!strcmp(v, name)) {
+            *kind = i;
+            return cudaSuccess;
+        }
+    }
+    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64\n", v);
+    return cudaErrorInvalidValue;
 }
 
 static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int K, int ldc,
@@ -373,24 +485,27 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 {
     const device_facts *f;
     CUDA_TRY(get_facts(&f));
-    const sk_plan plan = sk_plan_make(M, N, K, f->max_clusters);
+    int kind;
+    CUDA_TRY(forced_kind(&kind));
+    const sk_plan plan = sk_plan_make(M, N, K, f->max_clusters, kind);
     if ((int64_t)plan.m_blocks * plan.n_blocks > INT32_MAX) {
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", plan.m_blocks, plan.n_blocks);
         return cudaErrorInvalidValue;
     }
-    const int bn = plan.bn;
+    const int bm = plan.bm, bn = plan.bn;
     static int told; /* V7_PLAN=1: the plan of the process's first call, on stderr */
     if (getenv("V7_PLAN") && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "v7 plan: %d x %d x %d: tiles 128 x %d, pairs share %s, %d pairs of %d k-tiles "
-                        "on %d clusters, %d stream-K (%lld iterations per cluster), %d whole\n",
-                M, N, K, bn, plan.share_b ? "B" : "A", plan.pairs, plan.k_tiles, plan.clusters,
-                plan.sk_pairs, (long long)(plan.sk_iters / plan.clusters), plan.pairs - plan.sk_pairs);
+        fprintf(stderr, "v7 plan: %d x %d x %d: tiles %d x %d, pairs share %s, %d pairs of %d k-tiles "
+                        "on %d clusters, %d stream-K (%lld iterations per cluster), %d whole%s\n",
+                M, N, K, bm, bn, plan.share_b ? "B" : "A", plan.pairs, plan.k_tiles, plan.clusters,
+                plan.sk_pairs, (long long)(plan.sk_iters / plan.clusters), plan.pairs - plan.sk_pairs,
+                plan.ways ? ", split-K" : "");
 
-    /* A and B are read in [BM or BN rows x 64 K] boxes (the shared one in
+    /* A and B are read in [bm or bn rows x 64 K] boxes (the shared one in
      * half-height boxes), C is written in [64 x 64] boxes; all in the 128-byte
      * swizzle the kernel's smem layout assumes. */
     CUtensorMap tmap_a, tmap_b, tmap_c;
-    tmap_desc da = tmap_desc_make(A, M, K, K, plan.share_b ? BM : BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc da = tmap_desc_make(A, M, K, K, plan.share_b ? bm : bm / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(B, N, K, K, plan.share_b ? bn / 2 : bn, BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
@@ -410,7 +525,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * allocation: a flag per consumer of each CTA (zeroed), then the
      * partials' slots (not cleared: each is read only after its flag).
      * Whole pairs only: none. */
-    const size_t slots = (size_t)plan.clusters * CLUSTER * CONSUMERS;
+    const size_t slots = (size_t)plan.clusters * CLUSTER * (bm / 64);
     const size_t head = (sizeof(uint32_t) * slots + 255) / 256 * 256;
     const size_t bytes = head + slots * 64 * bn * sizeof(float);
     uint8_t *ws = NULL;
@@ -421,11 +536,16 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     }
     uint32_t *flags = (uint32_t *)ws;
     float *partials = ws ? (float *)(ws + head) : NULL;
-    if (err == cudaSuccess)
-        err = bn == 256 ? launch_plan<256>(&tmap_a, &tmap_b, &tmap_c, M, N, &pairs, &plan, flags,
-                                           partials, stream)
-                        : launch_plan<128>(&tmap_a, &tmap_b, &tmap_c, M, N, &pairs, &plan, flags,
-                                           partials, stream);
+    if (err == cudaSuccess) {
+        /* One kernel per tile shape, in sk_tile's order. */
+        cudaError_t (*const launch_kind[SK_KINDS])(const CUtensorMap *, const CUtensorMap *,
+                                                   const CUtensorMap *, f16 *, int, int, int,
+                                                   const tile_map *, const sk_plan *, uint32_t *,
+                                                   float *, cudaStream_t) = {
+            launch_plan<128, 256>, launch_plan<128, 128>, launch_plan<64, 128>, launch_plan<128, 64>};
+        err = launch_kind[plan.kind](&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, flags,
+                                     partials, stream);
+    }
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
     if (ws)
