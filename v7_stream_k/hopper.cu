@@ -229,17 +229,21 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (tid % 128 < CLUSTER)
                 consumer_release_cluster(&pipe, prev, tid % 128); /* the piece's last stage */
 
-            /* Split-K: the `ways` pieces of the pair finish it together. Each
-             * writes its partials (slot and flag as below) and waits for the
-             * others'; piece l then adds up columns 8j .. 8j + 7 of the tile for
-             * j in [l G / ways, (l + 1) G / ways), G = BN / 8, from all pieces,
-             * its own first, then the others in piece order (fixed, so the same
-             * bits every run), and stores them straight from registers. */
+            /* Split-K: the `ways` pieces of the pair finish it together, a
+             * reduce-scatter. Each writes its partials (slot and flag as below)
+             * and waits for the others'; piece l then adds up its 1/ways of the
+             * slot's float4s from every piece's slot, in piece order (fixed: the
+             * same bits every run), and stores them straight to C. Several
+             * pieces' float4s are loaded at once: one round trip to L2 per piece,
+             * one after another, would cost more than the split saves. */
             if (plan.ways) {
-                const int l = p % plan.ways; /* this piece of the pair */
+                const int l = p % plan.ways;             /* this piece of the pair */
                 const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
-                float4 *slot = (float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4);
+                const int step = CLUSTER * CONSUMERS;    /* from piece q's slot to q + 1's */
+                const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
+                const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
+                    float4 *slot = (float4 *)partials + (size_t)me * floats4;
 #pragma unroll
                     for (int i = 0; i < BN / 8; i++)
                         __stcg(&slot[i * 128 + t],
@@ -250,44 +254,67 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     /* Thread q waits for piece q's flag; then all may read. */
                     for (int q = t; q < plan.ways; q += 128)
                         if (q != l)
-                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * CLUSTER * CONSUMERS]) == 0)
+                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * step]) == 0)
                                 ;
                     bar_sync(2 + c, 128);
-                    int j0, j1; /* this piece's 8-column groups */
-                    sk_slice(plan.ways, l, BN / 8, &j0, &j1);
-                    for (int q = 0; q < plan.ways; q++) {
-                        if (q == l)
-                            continue;
-                        const float4 *part = (const float4 *)partials +
-                                             (size_t)(me + (q - l) * CLUSTER * CONSUMERS) * (PARTIAL_FLOATS / 4);
+                    int lo, hi; /* this piece's float4s of the slot */
+                    sk_slice(plan.ways, l, (int)floats4, &lo, &hi);
+                    /* KU float4s of each of QU pieces at once (fewer in the
+                     * 128 x 256 kernel: it has no registers to spare). */
+                    constexpr int KU = BN == 256 ? 2 : 4, QU = BN == 256 ? 2 : 4;
+                    for (int f0 = lo; f0 < hi; f0 += KU * 128) {
+                        float4 sum[KU]; /* float4s f0 + 128k + t, k < KU */
+                        for (int q0 = 0; q0 < plan.ways; q0 += QU) {
+                            float4 v[QU][KU]; /* [piece q0 + u][k] */
 #pragma unroll
-                        for (int j = 0; j < BN / 8; j++)
-                            if (j >= j0 && j < j1) { /* unrolled: acc is indexed by constants */
-                                const float4 v = __ldcg(&part[j * 128 + t]);
-                                acc[4 * j] += v.x;
-                                acc[4 * j + 1] += v.y;
-                                acc[4 * j + 2] += v.z;
-                                acc[4 * j + 3] += v.w;
-                            }
-                    }
-                    /* Rows r and r + 8 of this consumer's 64, columns 2(lane % 4) + {0, 1}
-                     * of each 8-column group: C's rows start on 16-byte boundaries
-                     * (ldc % 8 == 0), so each pair of columns is one 4-byte store. */
-                    const int r = m0 + c * 64 + warp * 16 + lane / 4;
+                            for (int u = 0; u < QU; u++)
 #pragma unroll
-                    for (int j = 0; j < BN / 8; j++)
+                                for (int k = 0; k < KU; k++)
+                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi)
+                                        v[u][k] = __ldcg(&piece0[(size_t)(q0 + u) * step * floats4 +
+                                                                 f0 + k * 128 + t]);
 #pragma unroll
-                        for (int half = 0; half < 2; half++) {
-                            const int row = r + half * 8, col = n0 + j * 8 + (lane % 4) * 2;
-                            if (j < j0 || j >= j1 || row >= M || col >= N)
-                                continue;
-                            f16 *dst = C + (size_t)row * ldc + col;
-                            const __half2 h = __floats2half2_rn(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1]);
-                            if (col + 1 < N)
-                                *(__half2 *)dst = h;
-                            else
-                                *(__half *)dst = __low2half(h);
+                            for (int u = 0; u < QU; u++)
+#pragma unroll
+                                for (int k = 0; k < KU; k++)
+                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi) {
+                                        if (q0 + u == 0)
+                                            sum[k] = v[u][k];
+                                        else {
+                                            sum[k].x += v[u][k].x;
+                                            sum[k].y += v[u][k].y;
+                                            sum[k].z += v[u][k].z;
+                                            sum[k].w += v[u][k].w;
+                                        }
+                                    }
                         }
+                        /* float4 f is float4 i = f / 128 of fragment thread f % 128:
+                         * rows 16w + l/4 and 8 below (w, l: that thread's warp and
+                         * lane), columns 8i + 2(l % 4) + {0, 1}. C's rows start on
+                         * 16-byte boundaries (ldc % 8 == 0): a column pair is one
+                         * 4-byte store. */
+#pragma unroll
+                        for (int k = 0; k < KU; k++) {
+                            const int f = f0 + k * 128 + t;
+                            if (f >= hi)
+                                continue;
+                            const int ft = f % 128;
+                            const int row = m0 + c * 64 + ft / 32 * 16 + ft % 32 / 4;
+                            const int col = n0 + f / 128 * 8 + ft % 4 * 2;
+                            const __half2 h[2] = {__floats2half2_rn(sum[k].x, sum[k].y),
+                                                  __floats2half2_rn(sum[k].z, sum[k].w)};
+#pragma unroll
+                            for (int half = 0; half < 2; half++) {
+                                f16 *dst = C + (size_t)(row + 8 * half) * ldc + col;
+                                if (row + 8 * half >= M || col >= N)
+                                    continue;
+                                if (col + 1 < N)
+                                    *(__half2 *)dst = h[half];
+                                else
+                                    *(__half *)dst = __low2half(h[half]);
+                            }
+                        }
+                    }
                 }
                 continue;
             }
