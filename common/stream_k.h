@@ -40,7 +40,8 @@
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more */
     {128, 128}, /* 1: fewer pairs than that, or N <= 128                        */
-    {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge */
+    {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge;
+                   and small problems of short K, which 128 x 128 would split  */
     {128, 64},  /* 3: N <= 64: the same for B                                   */
 };
 
@@ -76,7 +77,14 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    past the edge would take half of every stage. Otherwise 128 x 256 (v6's
  *    tile) when its pairs fill at least 3/4 of a wave and N > 128, else
  *    128 x 128: twice the pairs to spread over the SMs (less splitting, so
- *    less fixup), half the wasted columns when N is small.
+ *    less fixup), half the wasted columns when N is small. And when even
+ *    128 x 128 tiles leave clusters idle (split-K) and K is short (at most
+ *    SK_SHORT_K k-tiles), 64 x 128: the split's fixed costs (partials
+ *    written, waited for and summed, a workspace) then outweigh what the
+ *    larger tile saves per k-tile (H100, ratio to cuBLAS, 128 x 128 / 64 x
+ *    128: 1024^3 0.47 / 0.80, 768 x 768 x 2048 0.63 / 0.87, 1024 x 1024 x
+ *    4096 0.65 / 0.72, 512 x 512 x 8192 0.75 / 0.74, 1024 x 1024 x 16384
+ *    0.84 / 0.74).
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
@@ -99,6 +107,7 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    staggered k-tiles outgrew the L2 (v7 at 4096^3 read 334 MB from DRAM,
  *    v6 164 MB). */
 #define SK_MIN_GAIN 20
+#define SK_SHORT_K 64
 static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
@@ -126,6 +135,10 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
         s = sk_shape(M, N, 0, max_clusters);
         if (4 * s.pairs < 3 * s.clusters || N <= 128)
             s = sk_shape(M, N, 1, max_clusters);
+        /* 128 x 128 pairs that would be split-K (see below), over a short K */
+        if (s.kind == 1 && s.pairs < s.clusters && s.pairs * 16 < s.clusters * 15 &&
+            s.clusters / s.pairs >= 2 && (K + 63) / 64 >= 2 && (K + 63) / 64 <= SK_SHORT_K)
+            s = sk_shape(M, N, 2, max_clusters);
     }
     s.k_tiles = (K + 63) / 64;
     s.ways = 0;

@@ -76,11 +76,12 @@ V7_PLANS=(
     "1024 1024 16384|tiles 128 x 128, pairs share B, 32 pairs of 256 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "16 8192 8192|tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
-    "V7_TILE=64x128 1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x128 1000 1000 1000|tiles 128 x 128, pairs share B, 32 pairs of 16 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "V7_TILE=128x64 400 1000 3000|tiles 128 x 64, pairs share B, 32 pairs of 47 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    "256 256 512|tiles 128 x 128, pairs share B, 2 pairs of 8 k-tiles on 16 clusters, 2 stream-K"
+    "256 256 512|tiles 64 x 128, pairs share B, 4 pairs of 8 k-tiles on 32 clusters, 4 stream-K.*split-K"
 )
 run_plan() { # [VAR=value] shape plan-regex
     local out rc env=()
@@ -120,7 +121,7 @@ test_step() {
     local lock=()
     command -v flock >/dev/null 2>&1 && lock=(flock "build/.sanitizer-$((${1:1:1} % 3)).lock")
     for tool in memcheck racecheck synccheck; do
-        # aligned; staged (K, N % 8 != 0); v7: 16 clusters of one k-tile each, pairs split 8
+        # aligned; staged (K, N % 8 != 0); v7: 32 clusters of one k-tile each, pairs split 8
         # ways; v7's skinny tiles (64 x 128, 128 x 64), split 4 ways, edges in the direct stores
         local extra=()
         [ "$1" = v7_stream_k ] && extra=("16 300 200" "300 40 200")

@@ -966,10 +966,18 @@ static void test_stream_k(void)
     s = sk_plan_make(2048, 2048, 2048, h100, -1); /* 64 pairs: 3/4 of a wave or more, 256 wide */
     EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
            "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
-    s = sk_plan_make(1024, 1024, 1024, h100, -1); /* 16 pairs of 256: too few, 32 of 128, cut in 2 */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.pairs == 32 && s.sk_pairs == 32 && s.clusters == 64 &&
-           s.ways == 2, "1024^3: bn %d pairs %d sk %d clusters %d ways %d", s.bn, s.pairs,
+    /* 16 pairs of 256: too few; 32 of 128, to be cut in 2, over 16 k-tiles: 64 x 128, 64 pairs */
+    s = sk_plan_make(1024, 1024, 1024, h100, -1);
+    EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64 &&
+           s.ways == 0, "1024^3: %d x %d pairs %d sk %d clusters %d ways %d", s.bm, s.bn, s.pairs,
            s.sk_pairs, s.clusters, s.ways);
+    s = sk_plan_make(1024, 1024, 4096, h100, -1); /* 64 k-tiles: still short */
+    EXPECT(s.bm == 64 && s.bn == 128, "1024^2 x 4096: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(1024, 1024, 4160, h100, -1); /* 65 k-tiles: 128 x 128, split in 2 */
+    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 2, "1024^2 x 4160: %d x %d ways %d", s.bm, s.bn,
+           s.ways);
+    s = sk_plan_make(2048, 1024, 2048, h100, -1); /* 64 pairs of 128 x 128 fill the wave: no split */
+    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 0, "2048x1024x2048: %d x %d", s.bm, s.bn);
     s = sk_plan_make(512, 512, 8192, h100, -1); /* 8 pairs of 128 k-tiles, cut in 8 */
     EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && s.ways == 8 &&
            sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16,

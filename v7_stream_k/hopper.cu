@@ -33,9 +33,11 @@
  *    took longer than its own 16 k-tiles);
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction, the ring's depth follows from the stage size):
- *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128; and
- *    for skinny problems, which stream one operand from DRAM and are as
- *    fast as the bytes in flight per SM, 64 x 128 (M <= 64) or 128 x 64
+ *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128;
+ *    64 x 128 where 128 x 128 pairs would be split over a short K (1024^3:
+ *    64 whole pairs instead of 32 split in two, no fixup at all); and for
+ *    skinny problems, which stream one operand from DRAM and are as fast
+ *    as the bytes in flight per SM, 64 x 128 (M <= 64) or 128 x 64
  *    (N <= 64), so no half of every stage lies past the edge: 8 stages
  *    of 16 KB of the streamed operand instead of 6. When C has a single
  *    block row the pair shares A (two N-neighbours) instead of B; a
