@@ -66,6 +66,7 @@
 #include "../common/flag.cuh"
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
  * parameters: 128 x 256, 128 x 128, 64 x 128 or 128 x 64 (the plan picks,
@@ -122,7 +123,8 @@ template <int BM, int BN>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, f16 *C, int M, int N, int ldc,
-              const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials)
+              const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials,
+              uint32_t gen)
 {
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
@@ -252,11 +254,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
                     bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
                     if (t == 0)
-                        st_release_gpu_u32(&flags[me], 1); /* ... before the flag says so */
+                        st_release_gpu_u32(&flags[me], gen); /* ... before the flag says so */
                     /* Thread q waits for piece q's flag; then all may read. */
                     for (int q = t; q < plan.ways; q += 128)
                         if (q != l)
-                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * step]) == 0)
+                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * step]) != gen)
                                 ;
                     bar_sync(2 + c, 128);
                     int lo, hi; /* this piece's float4s of the slot */
@@ -337,7 +339,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
                     bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
                     if (t == 0)
-                        st_release_gpu_u32(&flags[me], 1); /* ... before the flag says so */
+                        st_release_gpu_u32(&flags[me], gen); /* ... before the flag says so */
                 }
                 continue;
             }
@@ -349,7 +351,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     const int them = (q * CLUSTER + (int)rank) * CONSUMERS + c;
                     const float4 *part = (const float4 *)partials + (size_t)them * (PARTIAL_FLOATS / 4);
                     if (t == 0)
-                        while (ld_acquire_gpu_u32(&flags[them]) == 0)
+                        while (ld_acquire_gpu_u32(&flags[them]) != gen)
                             ;
                     bar_sync(2 + c, 128); /* thread 0 has seen the flag: all may read */
 #pragma unroll
@@ -477,7 +479,7 @@ template <int BM, int BN>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, f16 *C, int M, int N, int ldc,
                                const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
-                               float *partials, cudaStream_t stream)
+                               float *partials, uint32_t gen, cudaStream_t stream)
 {
     /* All clusters at once: an owner waits for its contributors, so they
      * must all be resident together (plan.clusters <= what the GPU holds). */
@@ -485,7 +487,77 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
     return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN>, *tmap_a, *tmap_b, *tmap_c, C, M, N, ldc,
-                              *pairs, *plan, flags, partials);
+                              *pairs, *plan, flags, partials, gen);
+}
+
+/* Stream-K workspaces, kept per device for reuse: allocating and clearing
+ * one per call put a memset and an allocation in the stream before every
+ * split kernel (about 2 us of a 20 us call). A workspace's flags are zeroed
+ * once, when it is made; after that a flag says "written" when it holds the
+ * generation number of the call using the workspace, one more per use, so
+ * no call has to clear them. A workspace is reused by a call on the stream
+ * that used it last (stream order puts the new kernel after the old one)
+ * or by any call once its last kernel has finished (its event): calls on
+ * different streams never share one. A call being captured into a CUDA graph
+ * gets a stream-ordered allocation of its own instead, its flags zeroed in
+ * the graph, as does a call that finds all POOL workspaces busy. */
+#define POOL 8
+#define FLAG_BYTES 4096 /* room for 1024 flags: 66 clusters x 2 CTAs x 2 consumers on an H100 */
+typedef struct {
+    uint8_t *ws;                /* FLAG_BYTES of flags, then the partials' slots */
+    size_t bytes;
+    uint32_t gen;               /* generation of its latest use                 */
+    unsigned long long stream;  /* ID of the stream of its latest use           */
+    cudaEvent_t done;           /* recorded after its latest kernel             */
+} workspace;
+static workspace pool[MAX_DEVICES][POOL];
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Under pool_lock: a workspace of at least `bytes` for a kernel on `stream`,
+ * its generation advanced (*w = NULL: none free, and no room for another). */
+static cudaError_t workspace_take(size_t bytes, cudaStream_t stream, workspace **w)
+{
+    int dev;
+    unsigned long long id;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaStreamGetId(stream, &id));
+    *w = NULL;
+    workspace *empty = NULL;
+    for (int i = 0; i < POOL && !*w; i++) {
+        workspace *p = &pool[dev][i];
+        if (!p->ws) {
+            if (!empty) empty = p;
+            continue;
+        }
+        if (p->bytes < bytes)
+            continue;
+        if (p->stream == id) {
+            *w = p;
+            break;
+        }
+        const cudaError_t q = cudaEventQuery(p->done);
+        if (q == cudaSuccess)
+            *w = p;
+        else if (q != cudaErrorNotReady)
+            return q;
+    }
+    if (!*w && empty) { /* a new one, flags zeroed in this stream before its first kernel */
+        const size_t size = (bytes + (1 << 20) - 1) >> 20 << 20;
+        CUDA_TRY(cudaMalloc((void **)&empty->ws, size));
+        CUDA_TRY(cudaMemsetAsync(empty->ws, 0, FLAG_BYTES, stream));
+        CUDA_TRY(cudaEventCreateWithFlags(&empty->done, cudaEventDisableTiming));
+        empty->bytes = size;
+        empty->gen = 0;
+        *w = empty;
+    }
+    if (*w) {
+        if (++(*w)->gen == 0) { /* wrapped: start again from zeroed flags */
+            CUDA_TRY(cudaMemsetAsync((*w)->ws, 0, FLAG_BYTES, stream));
+            (*w)->gen = 1;
+        }
+        (*w)->stream = id;
+    }
+    return cudaSuccess;
 }
 
 /* V7_TILE=RxC (one of sk_tile's shapes, e.g. 64x128) forces the tile shape,
@@ -550,35 +622,62 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     const tile_map pairs = plan.share_b ? tile_map_make((plan.m_blocks + 1) / 2, plan.n_blocks, width)
                                         : tile_map_make(plan.m_blocks, (plan.n_blocks + 1) / 2, width);
 
-    /* The stream-K workspace, this call's own, in one stream-ordered
-     * allocation: a flag per consumer of each CTA (zeroed), then the
-     * partials' slots (not cleared: each is read only after its flag).
-     * Whole pairs only: none. */
+    /* One kernel per tile shape, in sk_tile's order. */
+    cudaError_t (*const launch_kind)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
+                                     f16 *, int, int, int, const tile_map *, const sk_plan *,
+                                     uint32_t *, float *, uint32_t, cudaStream_t) =
+        plan.kind == 0 ? launch_plan<128, 256> : plan.kind == 1 ? launch_plan<128, 128>
+        : plan.kind == 2 ? launch_plan<64, 128> : launch_plan<128, 64>;
+    cudaError_t err;
+    if (!plan.sk_pairs) { /* whole pairs only: no workspace */
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
+        if (err != cudaSuccess)
+            fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
+        return err;
+    }
+
+    /* The stream-K workspace: a flag per consumer of each CTA, then the
+     * partials' slots (not cleared: each is read only after its flag). */
     const size_t slots = (size_t)plan.clusters * CLUSTER * (bm / 64);
-    const size_t head = (sizeof(uint32_t) * slots + 255) / 256 * 256;
-    const size_t bytes = head + slots * 64 * bn * sizeof(float);
-    uint8_t *ws = NULL;
-    cudaError_t err = cudaSuccess;
-    if (plan.sk_pairs) {
-        CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
-        err = cudaMemsetAsync(ws, 0, sizeof(uint32_t) * slots, stream);
+    const size_t bytes = FLAG_BYTES + slots * 64 * bn * sizeof(float);
+    if (slots > FLAG_BYTES / sizeof(uint32_t)) {
+        fprintf(stderr, "error: %zu stream-K flags, the workspace has %zu\n", slots,
+                FLAG_BYTES / sizeof(uint32_t));
+        return cudaErrorInvalidValue;
     }
-    uint32_t *flags = (uint32_t *)ws;
-    float *partials = ws ? (float *)(ws + head) : NULL;
-    if (err == cudaSuccess) {
-        /* One kernel per tile shape, in sk_tile's order. */
-        cudaError_t (*const launch_kind[SK_KINDS])(const CUtensorMap *, const CUtensorMap *,
-                                                   const CUtensorMap *, f16 *, int, int, int,
-                                                   const tile_map *, const sk_plan *, uint32_t *,
-                                                   float *, cudaStream_t) = {
-            launch_plan<128, 256>, launch_plan<128, 128>, launch_plan<64, 128>, launch_plan<128, 64>};
-        err = launch_kind[plan.kind](&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, flags,
-                                     partials, stream);
+    cudaStreamCaptureStatus capture;
+    CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+    workspace *w = NULL;
+    if (capture == cudaStreamCaptureStatusNone) {
+        pthread_mutex_lock(&pool_lock);
+        err = workspace_take(bytes, stream, &w);
+        if (err == cudaSuccess && w) {
+            /* Launched, and its end recorded, under the lock: no other call
+             * sees this workspace free in between. */
+            err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)w->ws,
+                              (float *)(w->ws + FLAG_BYTES), w->gen, stream);
+            if (err == cudaSuccess)
+                err = cudaEventRecord(w->done, stream);
+        }
+        pthread_mutex_unlock(&pool_lock);
+        if (err != cudaSuccess || w) {
+            if (err != cudaSuccess)
+                fprintf(stderr, "error: matmul_kernel launch (pooled workspace): %s\n",
+                        cudaGetErrorString(err));
+            return err;
+        }
     }
+    /* Being captured into a graph, or every workspace busy: one of this call's
+     * own, stream-ordered, its flags zeroed (generation 1). */
+    uint8_t *ws;
+    CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
+    err = cudaMemsetAsync(ws, 0, FLAG_BYTES, stream);
+    if (err == cudaSuccess)
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)ws,
+                          (float *)(ws + FLAG_BYTES), 1, stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
-    if (ws)
-        CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
+    CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
     return err;
 }
 
