@@ -84,7 +84,11 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    larger tile saves per k-tile (H100, ratio to cuBLAS, 128 x 128 / 64 x
  *    128: 1024^3 0.47 / 0.80, 768 x 768 x 2048 0.63 / 0.87, 1024 x 1024 x
  *    4096 0.65 / 0.72, 512 x 512 x 8192 0.75 / 0.74, 1024 x 1024 x 16384
- *    0.84 / 0.74).
+ *    0.84 / 0.74). Over a long K the other way: 128 x 256, split-K too,
+ *    when its pieces still have SK_LONG_PIECE k-tiles or more; it reads
+ *    a quarter less from L2 per MMA (1024 x 1024 x 16384: 16 pairs cut in 4
+ *    pieces of 64 k-tiles, 0.91 of cuBLAS; 32 pairs of 128 x 128 cut in 2,
+ *    0.86; 512 x 512 x 8192: 16 pieces of 8 k-tiles, 0.75, against 0.83).
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
@@ -108,6 +112,7 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    v6 164 MB). */
 #define SK_MIN_GAIN 20
 #define SK_SHORT_K 64
+#define SK_LONG_PIECE 32
 static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
@@ -132,13 +137,21 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
     else if (N <= 64)
         s = sk_shape(M, N, 3, max_clusters);
     else {
-        s = sk_shape(M, N, 0, max_clusters);
-        if (4 * s.pairs < 3 * s.clusters || N <= 128)
+        const sk_plan wide = sk_shape(M, N, 0, max_clusters);
+        const int kt = (K + 63) / 64;
+        s = wide;
+        if (4 * s.pairs < 3 * s.clusters || N <= 128) {
             s = sk_shape(M, N, 1, max_clusters);
-        /* 128 x 128 pairs that would be split-K (see below), over a short K */
-        if (s.kind == 1 && s.pairs < s.clusters && s.pairs * 16 < s.clusters * 15 &&
-            s.clusters / s.pairs >= 2 && (K + 63) / 64 >= 2 && (K + 63) / 64 <= SK_SHORT_K)
-            s = sk_shape(M, N, 2, max_clusters);
+            /* Would these 128 x 128 pairs be split-K (see below)? */
+            const int split = s.pairs < s.clusters && s.pairs * 16 < s.clusters * 15 &&
+                              s.clusters / s.pairs >= 2 && kt >= 2;
+            int ways = wide.clusters / wide.pairs; /* ... and 128 x 256 pairs? */
+            if (ways > kt) ways = kt;
+            if (split && kt <= SK_SHORT_K)
+                s = sk_shape(M, N, 2, max_clusters);
+            else if (split && N > 128 && ways >= 2 && kt / ways >= SK_LONG_PIECE)
+                s = wide;
+        }
     }
     s.k_tiles = (K + 63) / 64;
     s.ways = 0;

@@ -976,9 +976,18 @@ static void test_stream_k(void)
     s = sk_plan_make(1024, 1024, 4160, h100, -1); /* 65 k-tiles: 128 x 128, split in 2 */
     EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 2, "1024^2 x 4160: %d x %d ways %d", s.bm, s.bn,
            s.ways);
+    s = sk_plan_make(1024, 1024, 8192, h100, -1); /* 128 x 256 pieces of 32 k-tiles: long enough */
+    EXPECT(s.bm == 128 && s.bn == 256 && s.pairs == 16 && s.ways == 4,
+           "1024^2 x 8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
+    s = sk_plan_make(1024, 1024, 8128, h100, -1); /* pieces of 31 k-tiles: 128 x 128 */
+    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 2, "1024^2 x 8128: %d x %d ways %d", s.bm,
+           s.bn, s.ways);
+    s = sk_plan_make(1024, 1024, 16384, h100, -1);
+    EXPECT(s.bn == 256 && s.ways == 4, "1024^2 x 16384: bn %d ways %d", s.bn, s.ways);
     s = sk_plan_make(2048, 1024, 2048, h100, -1); /* 64 pairs of 128 x 128 fill the wave: no split */
     EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 0, "2048x1024x2048: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(512, 512, 8192, h100, -1); /* 8 pairs of 128 k-tiles, cut in 8 */
+    /* 8 pairs of 128 k-tiles, cut in 8 (128 x 256: 16 pieces of 8 k-tiles, too short) */
+    s = sk_plan_make(512, 512, 8192, h100, -1);
     EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && s.ways == 8 &&
            sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16,
            "512x512x8192: bn %d pairs %d clusters %d", s.bn, s.pairs, s.clusters);

@@ -35,7 +35,9 @@
  *    of the instruction, the ring's depth follows from the stage size):
  *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128;
  *    64 x 128 where 128 x 128 pairs would be split over a short K (1024^3:
- *    64 whole pairs instead of 32 split in two, no fixup at all); and for
+ *    64 whole pairs instead of 32 split in two, no fixup at all), 128 x 256
+ *    where they would be split over a long one (its pieces stay long, and
+ *    it reads less from L2 per MMA); and for
  *    skinny problems, which stream one operand from DRAM and are as fast
  *    as the bytes in flight per SM, 64 x 128 (M <= 64) or 128 x 64
  *    (N <= 64), so no half of every stage lies past the edge: 8 stages
