@@ -99,37 +99,26 @@
 
 /* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
  * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
- * columns arrive as zeros and still count toward the expected bytes. Split in
- * two, as the first stages are issued in two steps (see the kernel):
- * load_own announces the stage and copies the operand this CTA has alone;
- * load_shared copies this CTA's half of the shared operand (rank r: the r-th
- * half) into both CTAs; the other half arrives from the peer, also counted
- * in the announced bytes. */
+ * columns arrive as zeros and still count toward the expected bytes. The
+ * shared operand: this CTA loads half of it (rank r: the r-th half) into
+ * both CTAs; the other half arrives from the peer, also counted here. */
 template <int BM, int BN>
-__device__ __forceinline__ void load_own(uint8_t *stage, uint64_t *full, const CUtensorMap *tmap_a,
-                                         const CUtensorMap *tmap_b, int kt, int m0, int n0,
-                                         int share_b)
+__device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
+                                           const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
+                                           int kt, int m0, int n0, uint32_t rank, int share_b)
 {
     mbarrier_arrive_expect_tx(full, STAGE_BYTES);
-    if (share_b)
+    if (share_b) {
         cp_async_bulk_tensor_2d_global_to_shared(stage, tmap_a, kt * BK, m0, full);
-    else
-        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
-}
-
-template <int BM, int BN>
-__device__ __forceinline__ void load_shared(uint8_t *stage, uint64_t *full, const CUtensorMap *tmap_a,
-                                            const CUtensorMap *tmap_b, int kt, int m0, int n0,
-                                            uint32_t rank, int share_b)
-{
-    if (share_b)
         cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + TILE_A_BYTES + rank * TILE_B_BYTES / 2,
                                                            tmap_b, kt * BK, n0 + rank * BN / 2, full,
                                                            (1 << CLUSTER) - 1);
-    else
+    } else {
         cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + rank * TILE_A_BYTES / 2, tmap_a,
                                                            kt * BK, m0 + rank * BM / 2, full,
                                                            (1 << CLUSTER) - 1);
+        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
+    }
 }
 
 template <int BM, int BN>
@@ -162,22 +151,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * signals CTA r: a wgmma group completes for the whole warpgroup at once,
      * so one thread's wait speaks for all 128, and the two arrivals go out
      * from one instruction). */
-    /* The first stages' own operand is requested before the cluster barrier:
-     * those copies touch only this CTA's shared memory and barriers. At
-     * 1024^3 the barrier completed 1.0 us after the kernel started and the
-     * first copies went out at 1.8 us, with the whole kernel taking 8.6 us. */
-    if (tid == 0) {
+    if (tid == 0)
         pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
-        fence_proxy_async_shared_cta(); /* the barriers' init, before TMA completes on them */
-        const sk_work w = sk_work_of(&plan, p, 0);
-        if (w.pair >= 0) {
-            int m_block, n_block;
-            tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
-            for (int s = 0; s < STAGES && s < w.ke - w.kb; s++)
-                load_own<BM, BN>(smem + s * STAGE_BYTES, &full[s], &tmap_a, &tmap_b, w.kb + s,
-                                 m_block * BM, n_block * BN, plan.share_b);
-        }
-    }
     /* Both CTAs' barriers are initialised (and the init fence is released to
      * the cluster) before anyone arrives on a peer's barrier. */
     barrier_cluster_arrive_release();
@@ -196,12 +171,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     producer_acquire(&pipe); /* released by both CTAs' consumers */
-                    uint8_t *stage = smem + pipe.stage * STAGE_BYTES;
-                    if (i > 0 || kt - w.kb >= STAGES) /* else requested before the barrier */
-                        load_own<BM, BN>(stage, &full[pipe.stage], &tmap_a, &tmap_b, kt, m_block * BM,
-                                         n_block * BN, plan.share_b);
-                    load_shared<BM, BN>(stage, &full[pipe.stage], &tmap_a, &tmap_b, kt, m_block * BM,
-                                        n_block * BN, rank, plan.share_b);
+                    load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
+                                   &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b);
                     pipeline_advance(&pipe);
                 }
             }
