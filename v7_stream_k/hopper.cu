@@ -27,21 +27,22 @@
  *    nobody, and all clusters are resident at once;
  *  - with fewer pairs than clusters (split-K) every pair is cut the same
  *    number of ways, one piece per cluster, and the pieces finish the pair
- *    together: each writes its partials, then adds up its own share of the
- *    pair's columns from all of them and stores it (a reduce-scatter: at
+ *    together: each writes its partials, then adds up its own 1/ways of the
+ *    pair's fragment from all of them and stores it (a reduce-scatter: at
  *    512 x 512 x 8192, 8 ways, an owner adding the 7 others' partials alone
- *    took longer than its own 16 k-tiles);
+ *    took longer than its own 16 k-tiles). The workspace is kept per device
+ *    and reused without clearing its flags (see workspace_take);
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction, the ring's depth follows from the stage size):
  *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128;
  *    64 x 128 where 128 x 128 pairs would be split over a short K (1024^3:
  *    64 whole pairs instead of 32 split in two, no fixup at all), 128 x 256
  *    where they would be split over a long one (its pieces stay long, and
- *    it reads less from L2 per MMA); and for
- *    skinny problems, which stream one operand from DRAM and are as fast
- *    as the bytes in flight per SM, 64 x 128 (M <= 64) or 128 x 64
- *    (N <= 64), so no half of every stage lies past the edge: 8 stages
- *    of 16 KB of the streamed operand instead of 6. When C has a single
+ *    it reads less from L2 per MMA); and for skinny problems, which stream
+ *    one operand from DRAM and are as fast as the bytes in flight per SM,
+ *    64 x 128 (M <= 64) or 128 x 64 (N <= 64), so no half of every stage
+ *    lies past the edge: 8 stages of 16 KB of the streamed operand instead
+ *    of 6. When C has a single
  *    block row the pair shares A (two N-neighbours) instead of B; a
  *    consumer whose 64 rows lie below C skips its MMAs (M = 16).
  * With the work per cluster equal by construction, v5/v6's run-time claims
