@@ -122,6 +122,22 @@ __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
     }
 }
 
+/* A consumer warpgroup's fp32 fragment to its workspace slot, laid out as
+ * the fragment: float4 i of thread t at [i][t], so each warp writes 512
+ * contiguous bytes; then its flag, raised (set to this call's generation,
+ * st.release.gpu) once the whole warpgroup has written. */
+template <int BN>
+__device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[BN / 2], int t, int c,
+                                               uint32_t *flag, uint32_t gen)
+{
+#pragma unroll
+    for (int i = 0; i < BN / 8; i++)
+        __stcg(&slot[i * 128 + t], make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
+    if (t == 0)
+        st_release_gpu_u32(flag, gen); /* ... before the flag says so */
+}
+
 template <int BM, int BN>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -250,14 +266,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
-                    float4 *slot = (float4 *)partials + (size_t)me * floats4;
-#pragma unroll
-                    for (int i = 0; i < BN / 8; i++)
-                        __stcg(&slot[i * 128 + t],
-                               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-                    bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
-                    if (t == 0)
-                        st_release_gpu_u32(&flags[me], gen); /* ... before the flag says so */
+                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c, &flags[me],
+                                       gen);
                     /* Thread q waits for piece q's flag; then all may read. */
                     for (int q = t; q < plan.ways; q += 128)
                         if (q != l)
@@ -335,14 +345,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (w.kb > 0) {
                 if (live) {
                     const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
-                    float4 *slot = (float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4);
-#pragma unroll
-                    for (int i = 0; i < BN / 8; i++)
-                        __stcg(&slot[i * 128 + t],
-                               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-                    bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
-                    if (t == 0)
-                        st_release_gpu_u32(&flags[me], gen); /* ... before the flag says so */
+                    write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
+                                       &flags[me], gen);
                 }
                 continue;
             }
