@@ -20,8 +20,8 @@
  * With fewer pairs than clusters (split-K), every pair is cut the same
  * number of ways (`ways`), one piece per cluster, and the pieces finish
  * their pair together (reduce-scatter): each writes its partials, then
- * adds up its own 1/ways of the pair's columns from all of them and stores
- * those; no cluster adds the whole tile alone.
+ * adds up its own 1/ways of the pair's fragment from all of them and
+ * stores that part of C; no cluster adds the whole tile alone.
  * Either way the order of the additions is fixed by the plan, not by
  * timing, so C is bitwise the same on every run. */
 #ifndef COMMON_STREAM_K_H
@@ -38,7 +38,8 @@
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}. */
 #define SK_KINDS 4
 static const int sk_tile[SK_KINDS][2] = {
-    {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more */
+    {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more,
+                   and split-K over a long K                                   */
     {128, 128}, /* 1: fewer pairs than that, or N <= 128                        */
     {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge;
                    and small problems of short K, which 128 x 128 would split  */
