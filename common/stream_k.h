@@ -242,12 +242,12 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
     return sk_piece(s, p, i - mine);
 }
 
-/* Split-K's reduce-scatter: the 8-column groups [*j0, *j1) of a tile's
- * `groups` that piece l of `ways` adds up and stores. */
-static inline SK_HD void sk_slice(int ways, int l, int groups, int *j0, int *j1)
+/* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the
+ * float4s of a workspace slot) that piece l of `ways` adds up and stores. */
+static inline SK_HD void sk_slice(int ways, int l, int units, int *j0, int *j1)
 {
-    *j0 = l * groups / ways;
-    *j1 = (l + 1) * groups / ways;
+    *j0 = l * units / ways;
+    *j1 = (l + 1) * units / ways;
 }
 
 /* The clusters whose partials the owner of a split piece adds, in order: the

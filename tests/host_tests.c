@@ -910,16 +910,20 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], in
                    a.ke - a.kb <= s.k_tiles / w + 1,
                    "%dx%dx%d cluster %d: pair %d k %d..%d", M, N, K, p, a.pair, a.kb, a.ke);
         }
-        for (int g = 1; g <= 32 && !cur_failed; g *= 2) { /* 8-column groups of 8 .. 256 columns */
+        /* A slot's float4s for 64 x 64, 64 x 128 and 64 x 256 fragments, and a few
+         * small counts (fewer units than ways leaves some pieces none). */
+        static const int units[] = {1, 2, 5, 32, 1024, 2048, 4096};
+        for (size_t k = 0; k < sizeof units / sizeof units[0] && !cur_failed; k++) {
+            const int g = units[k];
             int next = 0;
             for (int l = 0; l < w; l++) {
                 int j0, j1;
                 sk_slice(w, l, g, &j0, &j1);
-                EXPECT(j0 == next && j1 >= j0 && j1 - j0 <= g / w + 1, "ways %d, %d groups: piece %d "
+                EXPECT(j0 == next && j1 >= j0 && j1 - j0 <= g / w + 1, "ways %d, %d units: piece %d "
                        "has %d..%d, want from %d", w, g, l, j0, j1, next);
                 next = j1;
             }
-            EXPECT(next == g, "ways %d: slices of %d groups end at %d", w, g, next);
+            EXPECT(next == g, "ways %d: slices of %d units end at %d", w, g, next);
         }
     } else
         EXPECT(s.ways == 0, "%dx%dx%d: ways %d without split-K", M, N, K, s.ways);
