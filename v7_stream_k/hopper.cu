@@ -499,7 +499,8 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
 
 /* Stream-K workspaces, kept per device for reuse: allocating and clearing
  * one per call put a memset and an allocation in the stream before every
- * split kernel (about 2 us of a 20 us call). A workspace's flags are zeroed
+ * split kernel (512 x 512 x 8192 on an H100: 21.8 us a call with them, 20.5
+ * us without, in runs minutes apart). A workspace's flags are zeroed
  * once, when it is made; after that a flag says "written" when it holds the
  * generation number of the call using the workspace, one more per use, so
  * no call has to clear them. A workspace is reused by a call on the stream
@@ -509,7 +510,7 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
  * gets a stream-ordered allocation of its own instead, its flags zeroed in
  * the graph, as does a call that finds all POOL workspaces busy. */
 #define POOL 8
-#define FLAG_BYTES 4096 /* room for 1024 flags: 66 clusters x 2 CTAs x 2 consumers on an H100 */
+#define FLAG_BYTES 4096 /* room for 1024 flags; an H100 needs 66 clusters x 2 CTAs x 2 consumers */
 typedef struct {
     uint8_t *ws;                /* FLAG_BYTES of flags, then the partials' slots */
     size_t bytes;
