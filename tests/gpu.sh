@@ -69,8 +69,9 @@ expect_refusal() { # name pattern command...
 
 # v7: the plan's paths, each named by its V7_PLAN line (stderr), then verified
 # like every shape: split-K over few pairs (8 ways: the reduce-scatter over
-# 8 clusters; 4 ways of 128 x 256), each tile shape (one forced with V7_TILE), pairs that
-# share A, the stream-K wave after whole pairs, a single k-tile per cluster.
+# 8 clusters; 4 ways of 128 x 256), each tile shape (two runs force theirs
+# with V7_TILE), pairs that share A, the stream-K wave after whole pairs, a
+# single k-tile per cluster.
 V7_PLANS=(
     "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
     "1024 1024 16384|tiles 128 x 256, pairs share B, 16 pairs of 256 k-tiles on [0-9]+ clusters, 16 stream-K.*split-K"
