@@ -128,6 +128,17 @@ static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK
     return s;
 }
 
+/* Split-K's ways for `pairs` pairs on `clusters` clusters over `k_tiles`
+ * k-tiles: clusters / pairs, at most k_tiles; 0 when the pairs are not
+ * split-K: a wave or more, nearly a wave (15/16), or fewer than 2 ways. */
+static inline int sk_split_ways(int pairs, int clusters, int k_tiles)
+{
+    if (pairs >= clusters || pairs * 16 >= clusters * 15)
+        return 0;
+    const int ways = clusters / pairs < k_tiles ? clusters / pairs : k_tiles;
+    return ways >= 2 ? ways : 0;
+}
+
 static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[SK_KINDS], int kind)
 {
     sk_plan s;
@@ -143,14 +154,13 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
         s = wide;
         if (4 * s.pairs < 3 * s.clusters || N <= 128) {
             s = sk_shape(M, N, 1, max_clusters);
-            /* Would these 128 x 128 pairs be split-K (see below)? */
-            const int split = s.pairs < s.clusters && s.pairs * 16 < s.clusters * 15 &&
-                              s.clusters / s.pairs >= 2 && kt >= 2;
-            int ways = wide.clusters / wide.pairs; /* ... and 128 x 256 pairs? */
-            if (ways > kt) ways = kt;
+            /* Would these 128 x 128 pairs be split-K (see below), and how
+             * many ways would 128 x 256 pairs be? */
+            const int split = sk_split_ways(s.pairs, s.clusters, kt) > 0;
+            const int ways = sk_split_ways(wide.pairs, wide.clusters, kt);
             if (split && kt <= SK_SHORT_K)
                 s = sk_shape(M, N, 2, max_clusters);
-            else if (split && N > 128 && ways >= 2 && kt / ways >= SK_LONG_PIECE)
+            else if (split && N > 128 && ways && kt / ways >= SK_LONG_PIECE)
                 s = wide;
         }
     }
@@ -160,7 +170,6 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
     if (rem == 0)
         s.sk_pairs = 0;
     else if (waves == 0) { /* split-K, unless the pairs (nearly) fill the wave */
-        s.sk_pairs = rem * 16 >= s.clusters * 15 ? 0 : s.pairs;
         /* Each pair split the same number of ways, ways = clusters / pairs (at
          * most k_tiles), on that many times the pairs' clusters, one piece
          * each (sk_work_of): every pair is cut at the same k-tiles, so the
@@ -168,13 +177,10 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
          * the same time, once from DRAM. Ranges of equal length over all the
          * clusters start each at its own k-tile instead (v7 at 1024 x 1024 x
          * 16384 on an H100, 66 clusters: 0.60 of cuBLAS). */
-        int ways = s.clusters / s.pairs;
-        if (ways > s.k_tiles) ways = s.k_tiles;
-        if (ways < 2) s.sk_pairs = 0; /* one k-tile: nothing to split */
-        if (s.sk_pairs) {
-            s.clusters = s.pairs * ways;
-            s.ways = ways;
-        }
+        s.ways = sk_split_ways(s.pairs, s.clusters, s.k_tiles);
+        s.sk_pairs = s.ways ? s.pairs : 0;
+        if (s.ways)
+            s.clusters = s.pairs * s.ways;
     }
     else if ((int64_t)(s.clusters - rem) * s.k_tiles < (int64_t)SK_MIN_GAIN * s.clusters)
         s.sk_pairs = 0;
