@@ -252,6 +252,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (tid % 128 < CLUSTER)
                 consumer_release_cluster(&pipe, prev, tid % 128); /* the piece's last stage */
 
+            /* The workspace has a slot and a flag per cluster, CTA and consumer
+             * (write_partials lays the slot out); this consumer's: */
+            const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
+
             /* Split-K: the `ways` pieces of the pair finish it together, a
              * reduce-scatter. Each writes its partials (slot and flag as below)
              * and waits for the others'; piece l then adds up its 1/ways of the
@@ -261,7 +265,6 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * one after another, would cost more than the split saves. */
             if (plan.ways) {
                 const int l = p % plan.ways;             /* this piece of the pair */
-                const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
                 const int step = CLUSTER * CONSUMERS;    /* from piece q's slot to q + 1's */
                 const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
@@ -337,17 +340,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             }
 
             /* Stream-K fixup. A piece that does not start at k-tile 0 belongs to
-             * a pair another cluster owns: hand the sums over and go on. The
-             * workspace has a slot and a flag per cluster, CTA and consumer (a
-             * cluster hands on at most one partial: its first piece's), laid
-             * out as the fragment: float4 i of thread t at [i][t], so each
-             * warp writes and reads 512 contiguous bytes. */
+             * a pair another cluster owns: hand the sums over and go on (a
+             * cluster hands on at most one partial: its first piece's). */
             if (w.kb > 0) {
-                if (live) {
-                    const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
+                if (live)
                     write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
                                        &flags[me], gen);
-                }
                 continue;
             }
             /* The owner of a split pair: add the others' partials, in cluster
