@@ -544,8 +544,10 @@ static cudaError_t workspace_take(size_t bytes, cudaStream_t stream, workspace *
         const cudaError_t q = cudaEventQuery(p->done);
         if (q == cudaSuccess)
             *w = p;
-        else if (q != cudaErrorNotReady)
+        else if (q != cudaErrorNotReady) {
+            fprintf(stderr, "error: cudaEventQuery of a stream-K workspace: %s\n", cudaGetErrorString(q));
             return q;
+        }
     }
     if (!*w && empty) { /* a new one, flags zeroed in this stream before its first kernel */
         const size_t size = (bytes + (1 << 20) - 1) >> 20 << 20;
