@@ -46,6 +46,18 @@ __device__ __forceinline__ void st_shared_cluster_u32(uint32_t cluster_addr, uin
     asm volatile("st.shared::cluster.u32 [%0], %1;\n" :: "r"(cluster_addr), "r"(v) : "memory");
 }
 
+/* An arrival on the cluster-wide barrier that releases nothing: enough at
+ * the start of a kernel, where the only writes a peer must see are mbarrier
+ * inits, already made visible to the cluster by
+ * fence.mbarrier_init.release.cluster (pipeline_init); the wait below still
+ * acquires. A full release here is a cluster-scope fence in every thread
+ * (0.55 us of a 1024^3 kernel's start on an H100). .aligned: every thread of
+ * the warp executes it together. */
+__device__ __forceinline__ void barrier_cluster_arrive_relaxed_aligned()
+{
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+
 /* The cluster-wide barrier, split: every thread of every CTA arrives
  * (releasing its earlier writes), then waits for all the others (acquiring
  * theirs). Not .aligned: the threads of a warp may arrive apart. */

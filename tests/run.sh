@@ -180,7 +180,9 @@ for step in $STEPS; do
                 "mbarrier.try_wait.parity")
         fi
         [ "$n" -ge 3 ] && want+=("setmaxnreg")
-        [ "$n" -ge 6 ] && want+=("multicast::cluster" "mapa.shared::cluster")
+        # v6 on: the start's cluster barrier arrives relaxed after the init fence.
+        [ "$n" -ge 6 ] && want+=("multicast::cluster" "mapa.shared::cluster" \
+            "fence.mbarrier_init.release.cluster" "barrier.cluster.arrive.relaxed.aligned")
         # v7: its three tile widths, the tensor-map prefetch, the stream-K fixup's flags.
         [ "$n" -ge 7 ] && want+=("wgmma.mma_async.sync.aligned.m64n256k16" \
             "wgmma.mma_async.sync.aligned.m64n128k16" "wgmma.mma_async.sync.aligned.m64n64k16" \
