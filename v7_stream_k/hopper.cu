@@ -31,7 +31,7 @@
  *    pair's fragment from all of them and stores it (a reduce-scatter: at
  *    512 x 512 x 8192, 8 ways, an owner adding the 7 others' partials alone
  *    took longer than its own 16 k-tiles). The workspace is kept per device
- *    and reused without clearing its flags (see workspace_take);
+ *    and reused without clearing its flags (common/workspace.h);
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction, the ring's depth follows from the stage size):
  *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128;
@@ -67,9 +67,9 @@
 #include "../common/tile_order.h"
 #include "../common/stream_k.h"
 #include "../common/flag.cuh"
+#include "../common/workspace.h"
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
  * parameters: 128 x 256, 128 x 128, 64 x 128 or 128 x 64 (the plan picks,
@@ -497,78 +497,9 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
                               *pairs, *plan, flags, partials, gen);
 }
 
-/* Stream-K workspaces, kept per device for reuse: allocating and clearing
- * one per call put a memset and an allocation in the stream before every
- * split kernel (512 x 512 x 8192 on an H100: 21.8 us a call with them, 20.5
- * us without, in runs minutes apart). A workspace's flags are zeroed
- * once, when it is made; after that a flag says "written" when it holds the
- * generation number of the call using the workspace, one more per use, so
- * no call has to clear them. A workspace is reused by a call on the stream
- * that used it last (stream order puts the new kernel after the old one)
- * or by any call once its last kernel has finished (its event): calls on
- * different streams never share one. A call being captured into a CUDA graph
- * gets a stream-ordered allocation of its own instead, its flags zeroed in
- * the graph, as does a call that finds all POOL workspaces busy. */
-#define POOL 8
-#define FLAG_BYTES 4096 /* room for 1024 flags; an H100 needs 66 clusters x 2 CTAs x 2 consumers */
-typedef struct {
-    uint8_t *ws;                /* FLAG_BYTES of flags, then the partials' slots */
-    size_t bytes;
-    uint32_t gen;               /* generation of its latest use                 */
-    unsigned long long stream;  /* ID of the stream of its latest use           */
-    cudaEvent_t done;           /* recorded after its latest kernel             */
-} workspace;
-static workspace pool[MAX_DEVICES][POOL];
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Under pool_lock: a workspace of at least `bytes` for a kernel on `stream`,
- * its generation advanced (*w = NULL: none free, and no room for another). */
-static cudaError_t workspace_take(size_t bytes, cudaStream_t stream, workspace **w)
-{
-    int dev;
-    unsigned long long id;
-    CUDA_TRY(cudaGetDevice(&dev));
-    CUDA_TRY(cudaStreamGetId(stream, &id));
-    *w = NULL;
-    workspace *empty = NULL;
-    for (int i = 0; i < POOL && !*w; i++) {
-        workspace *p = &pool[dev][i];
-        if (!p->ws) {
-            if (!empty) empty = p;
-            continue;
-        }
-        if (p->bytes < bytes)
-            continue;
-        if (p->stream == id) {
-            *w = p;
-            break;
-        }
-        const cudaError_t q = cudaEventQuery(p->done);
-        if (q == cudaSuccess)
-            *w = p;
-        else if (q != cudaErrorNotReady) {
-            fprintf(stderr, "error: cudaEventQuery of a stream-K workspace: %s\n", cudaGetErrorString(q));
-            return q;
-        }
-    }
-    if (!*w && empty) { /* a new one, flags zeroed in this stream before its first kernel */
-        const size_t size = (bytes + (1 << 20) - 1) >> 20 << 20;
-        CUDA_TRY(cudaMalloc((void **)&empty->ws, size));
-        CUDA_TRY(cudaMemsetAsync(empty->ws, 0, FLAG_BYTES, stream));
-        CUDA_TRY(cudaEventCreateWithFlags(&empty->done, cudaEventDisableTiming));
-        empty->bytes = size;
-        empty->gen = 0;
-        *w = empty;
-    }
-    if (*w) {
-        if (++(*w)->gen == 0) { /* wrapped: start again from zeroed flags */
-            CUDA_TRY(cudaMemsetAsync((*w)->ws, 0, FLAG_BYTES, stream));
-            (*w)->gen = 1;
-        }
-        (*w)->stream = id;
-    }
-    return cudaSuccess;
-}
+/* Room for 1024 flags at the start of a stream-K workspace (common/workspace.h);
+ * an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
+#define FLAG_BYTES 4096
 
 /* V7_TILE=RxC (one of sk_tile's shapes, e.g. 64x128) forces the tile shape,
  * to measure what the rule's choice is worth; unset: the rule picks. An
@@ -655,40 +586,16 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
                 FLAG_BYTES / sizeof(uint32_t));
         return cudaErrorInvalidValue;
     }
-    cudaStreamCaptureStatus capture;
-    CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
-    workspace *w = NULL;
-    if (capture == cudaStreamCaptureStatusNone) {
-        pthread_mutex_lock(&pool_lock);
-        err = workspace_take(bytes, stream, &w);
-        if (err == cudaSuccess && w) {
-            /* Launched, and its end recorded, under the lock: no other call
-             * sees this workspace free in between. */
-            err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)w->ws,
-                              (float *)(w->ws + FLAG_BYTES), w->gen, stream);
-            if (err == cudaSuccess)
-                err = cudaEventRecord(w->done, stream);
-        }
-        pthread_mutex_unlock(&pool_lock);
-        if (err != cudaSuccess || w) {
-            if (err != cudaSuccess)
-                fprintf(stderr, "error: matmul_kernel launch (pooled workspace): %s\n",
-                        cudaGetErrorString(err));
-            return err;
-        }
-    }
-    /* Being captured into a graph, or every workspace busy: one of this call's
-     * own, stream-ordered, its flags zeroed (generation 1). */
-    uint8_t *ws;
-    CUDA_TRY(cudaMallocAsync((void **)&ws, bytes, stream));
-    err = cudaMemsetAsync(ws, 0, FLAG_BYTES, stream);
-    if (err == cudaSuccess)
-        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)ws,
-                          (float *)(ws + FLAG_BYTES), 1, stream);
+    /* Kept per device and reused, its flags never cleared (generation
+     * numbers); its own allocation under CUDA-graph capture (workspace.h). */
+    workspace_use u;
+    CUDA_TRY(workspace_begin(bytes, FLAG_BYTES, stream, &u));
+    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)u.ws,
+                      (float *)(u.ws + FLAG_BYTES), u.gen, stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
-    CUDA_TRY(cudaFreeAsync(ws, stream)); /* stream-ordered: after the kernel */
-    return err;
+    const cudaError_t done = workspace_end(&u, stream, err);
+    return err != cudaSuccess ? err : done;
 }
 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but
