@@ -90,6 +90,13 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    a quarter less from L2 per MMA (1024 x 1024 x 16384: 16 pairs cut in 4
  *    pieces of 64 k-tiles, 0.91 of cuBLAS; 32 pairs of 128 x 128 cut in 2,
  *    0.86; 512 x 512 x 8192: 16 pieces of 8 k-tiles, 0.75, against 0.83).
+ *    And over a long K but very few pairs, 64 x 128 again when the
+ *    128 x 128 pieces would be shorter than SK_SHORT_PIECE k-tiles and
+ *    64 x 128 cuts fewer ways: 256 x 256 x 8192, 2 pairs cut in 33 pieces
+ *    of 3-4 k-tiles, ran 0.49-0.51 of cuBLAS, 4 pairs of 64 x 128 cut in 16
+ *    pieces of 8 k-tiles 0.69-0.73 (H100, `37734db`, two runs); with pieces
+ *    of 16 k-tiles 128 x 128 stays ahead (512 x 512 x 8192: 0.86-0.87
+ *    against 0.85-0.86).
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
@@ -114,6 +121,7 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
 #define SK_MIN_GAIN 20
 #define SK_SHORT_K 64
 #define SK_LONG_PIECE 32
+#define SK_SHORT_PIECE 8
 static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
@@ -155,13 +163,17 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
         if (4 * s.pairs < 3 * s.clusters || N <= 128) {
             s = sk_shape(M, N, 1, max_clusters);
             /* Would these 128 x 128 pairs be split-K (see below), and how
-             * many ways would 128 x 256 pairs be? */
-            const int split = sk_split_ways(s.pairs, s.clusters, kt) > 0;
+             * many ways would 128 x 256 and 64 x 128 pairs be? */
+            const sk_plan narrow = sk_shape(M, N, 2, max_clusters);
+            const int split = sk_split_ways(s.pairs, s.clusters, kt);
             const int ways = sk_split_ways(wide.pairs, wide.clusters, kt);
+            const int ways64 = sk_split_ways(narrow.pairs, narrow.clusters, kt);
             if (split && kt <= SK_SHORT_K)
-                s = sk_shape(M, N, 2, max_clusters);
+                s = narrow;
             else if (split && N > 128 && ways && kt / ways >= SK_LONG_PIECE)
                 s = wide;
+            else if (split && kt / split < SK_SHORT_PIECE && ways64 < split)
+                s = narrow;
         }
     }
     s.k_tiles = (K + 63) / 64;

@@ -83,6 +83,7 @@ V7_PLANS=(
     "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "256 256 512|tiles 64 x 128, pairs share B, 4 pairs of 8 k-tiles on 32 clusters, 4 stream-K.*split-K"
+    "256 256 8192|tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K \(8 iterations per cluster\), 0 whole, split-K"
 )
 run_plan() { # [VAR=value] shape plan-regex
     local out rc env=()
