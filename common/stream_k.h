@@ -93,10 +93,12 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    And over a long K but very few pairs, 64 x 128 again when the
  *    128 x 128 pieces would be shorter than SK_SHORT_PIECE k-tiles and
  *    64 x 128 cuts fewer ways: 256 x 256 x 8192, 2 pairs cut in 33 pieces
- *    of 3-4 k-tiles, ran 0.49-0.51 of cuBLAS, 4 pairs of 64 x 128 cut in 16
- *    pieces of 8 k-tiles 0.69-0.73 (H100, `37734db`, two runs); with pieces
- *    of 16 k-tiles 128 x 128 stays ahead (512 x 512 x 8192: 0.86-0.87
- *    against 0.85-0.86).
+ *    of 3-4 k-tiles, ran 0.50-0.51 of cuBLAS on an H100 and 0.56-0.57 on
+ *    an H200; 4 pairs of 64 x 128 cut in 16 pieces of 8 k-tiles 0.66-0.73
+ *    and 0.81-0.82 (256 x 256 x 16384: 0.61-0.63 -> 0.80-0.81, 0.58 ->
+ *    0.77-0.78; 256 x 384 x 8192: 0.64 -> 0.71-0.73, 0.59-0.60 ->
+ *    0.68-0.74); with pieces of 16 k-tiles 128 x 128 stays ahead (512 x
+ *    512 x 8192 on the H100: 0.86-0.87 against 0.85-0.86).
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
