@@ -110,7 +110,9 @@ cudaError_t workspace_end(workspace_use *u, cudaStream_t stream, cudaError_t lau
     if (u->kept) {
         workspace *w = (workspace *)u->kept;
         cudaError_t err = cudaSuccess;
-        if (launched == cudaSuccess && (err = cudaEventRecord(w->done, stream)) != cudaSuccess)
+        if (launched != cudaSuccess)
+            w->gen--; /* no kernel ran: its generation is given back (the lock is still held) */
+        else if ((err = cudaEventRecord(w->done, stream)) != cudaSuccess)
             fprintf(stderr, "error: cudaEventRecord after a kernel on a kept workspace: %s\n",
                     cudaGetErrorString(err));
         pthread_mutex_unlock(&pool_lock);

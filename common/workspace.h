@@ -14,6 +14,10 @@
  * allocation of its own instead, its flags zeroed in the stream (in the
  * graph), as does a call that finds all WORKSPACE_POOL of its device busy.
  *
+ * v5 and v6 keep their scheduler's counters here too: two ints, the call of
+ * generation g counting on counter g % 2, zeroed by the call before it, and
+ * zeroing the other one for the call after it.
+ *
  * Not exercised by any test: after 2^32 uses a workspace's generation wraps
  * and its flags are zeroed again in the stream; and kept workspaces are never
  * freed, so a program that calls cudaDeviceReset() between calls would leave
@@ -49,8 +53,10 @@ typedef struct {
 cudaError_t workspace_begin(size_t bytes, size_t flag_bytes, cudaStream_t stream, workspace_use *u);
 
 /* After the launch (`launched`: its result): a kept workspace is marked busy
- * until the kernel ends (an event) and its lock released; a call's own is
- * freed in stream order. Returns the first error of its own calls. */
+ * until the kernel ends (an event) and its lock released, or, when the launch
+ * failed, given its generation back (so generation g + 1 always follows a
+ * kernel that ran as g); a call's own is freed in stream order. Returns the
+ * first error of its own calls. */
 cudaError_t workspace_end(workspace_use *u, cudaStream_t stream, cudaError_t launched);
 
 #ifdef __cplusplus

@@ -16,10 +16,13 @@
  *    one-slot shared-memory pipeline (tile_full / tile_empty mbarriers, the
  *    same pipeline struct as the k-tile ring). Claimed tiles still follow
  *    v4's L2-friendly order: tile i is the i-th claim, and the claims of the
- *    CTAs running together are consecutive. The counter is allocated and
- *    zeroed inside each call, stream-ordered (cudaMallocAsync + memset), so
- *    back-to-back calls, calls on concurrent streams and graph replays each
- *    count from zero on their own counter.
+ *    CTAs running together are consecutive. The counter lives in a
+ *    workspace kept per device (common/workspace.h), never shared by two
+ *    calls at once: of its two counters, the call of generation g counts on
+ *    counter g % 2, which the call before it zeroed, and zeroes the other for
+ *    the call after it. So back-to-back calls, calls on concurrent streams
+ *    and graph replays (which get their own, zeroed in the graph) each count
+ *    from zero, with no allocation or memset in the stream before the kernel.
  * 2. The epilogue overlaps the next main loop. Each consumer converts its
  *    64 x 256 fp32 accumulator to fp16 in 64-column slices into two small
  *    smem buffers of its own (not the ring, which the producer is already
@@ -56,6 +59,7 @@
 #include "../common/warpgroup.cuh"
 #include "../common/pipeline.cuh"
 #include "../common/tile_order.h"
+#include "../common/workspace.h"
 
 #define BM 128                        /* rows of C per CTA                          */
 #define BN 256                        /* columns of C per CTA                       */
@@ -105,7 +109,7 @@ __device__ __forceinline__ int take_tile(pipeline *tp, const int *slot)
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, int M, int N, int K,
-              const tile_map tiles, int *next_tile)
+              const tile_map tiles, int *counters, uint32_t gen)
 {
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
@@ -152,6 +156,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * gridDim.x tiles are the CTAs' own blockIdx.x; claims count on
              * from there. A claim is made only once the slot is free, so a
              * CTA holds at most one tile it has not started. */
+            int *next_tile = &counters[gen % 2]; /* zeroed by the call before */
+            if (blockIdx.x == 0)
+                counters[(gen + 1) % 2] = 0; /* for the call after */
             pipeline tp = pipeline_producer(tile_full, tile_empty, 1);
             int tile;
             do {
@@ -279,19 +286,19 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     const dim3 grid(m_blocks * n_blocks < sms ? m_blocks * n_blocks : sms); /* one CTA per SM */
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
-    /* The scheduler's counter: this call's own, zeroed in stream order. */
-    int *next_tile;
-    CUDA_TRY(cudaMallocAsync((void **)&next_tile, sizeof(int), stream));
-    cudaError_t err = cudaMemsetAsync(next_tile, 0, sizeof(int), stream);
-    if (err == cudaSuccess) {
-        matmul_kernel<<<grid, THREADS, SMEM_BYTES, stream>>>(tmap_a, tmap_b, tmap_c, M, N, K,
-                                                             tiles, next_tile);
-        err = cudaGetLastError();
-    }
+    /* The scheduler's two counters, in a workspace kept per device
+     * (common/workspace.h): the call of generation g counts on counter g % 2,
+     * zeroed by the call before it. An allocation and a memset in the stream
+     * before every kernel cost more than the claims themselves. */
+    workspace_use u;
+    CUDA_TRY(workspace_begin(2 * sizeof(int), 2 * sizeof(int), stream, &u));
+    matmul_kernel<<<grid, THREADS, SMEM_BYTES, stream>>>(tmap_a, tmap_b, tmap_c, M, N, K, tiles,
+                                                         (int *)u.ws, u.gen);
+    const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
-    CUDA_TRY(cudaFreeAsync(next_tile, stream)); /* stream-ordered: after the kernel */
-    return err;
+    const cudaError_t done = workspace_end(&u, stream, err);
+    return err != cudaSuccess ? err : done;
 }
 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but

@@ -58,6 +58,7 @@
 #include "../common/cluster.cuh"
 #include "../common/pipeline.cuh"
 #include "../common/tile_order.h"
+#include "../common/workspace.h"
 
 #define BM 128                        /* rows of C per CTA                          */
 #define BN 256                        /* columns of C per CTA                       */
@@ -124,7 +125,7 @@ __device__ __forceinline__ int take_pair(pipeline *tp, const int *slot)
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, int M, int N, int K,
-              const tile_map pairs, int *next_pair)
+              const tile_map pairs, int *counters, uint32_t gen)
 {
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
@@ -181,6 +182,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * The first pairs are the clusters' own indices; claims count on
              * from there. Each claim goes into both CTAs' slots, then a
              * release-arrive on each CTA's tile_full carries it. */
+            int *next_pair = &counters[gen % 2]; /* zeroed by the call before */
+            if (cluster_id_x() == 0)
+                counters[(gen + 1) % 2] = 0; /* for the call after */
             pipeline tp = pipeline_producer(tile_full, tile_empty, 1);
             int pair;
             do {
@@ -351,17 +355,18 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         return cudaErrorInvalidConfiguration;
     }
     cfg.gridDim = dim3(CLUSTER * (pairs_total < clusters ? pairs_total : clusters));
-    /* The scheduler's counter: this call's own, zeroed in stream order. */
-    int *next_pair;
-    CUDA_TRY(cudaMallocAsync((void **)&next_pair, sizeof(int), stream));
-    cudaError_t err = cudaMemsetAsync(next_pair, 0, sizeof(int), stream);
-    if (err == cudaSuccess)
-        err = cudaLaunchKernelEx(&cfg, matmul_kernel, tmap_a, tmap_b, tmap_c, M, N, K, pairs,
-                                 next_pair);
+    /* The scheduler's two counters, in a workspace kept per device
+     * (common/workspace.h): the call of generation g counts on counter g % 2,
+     * zeroed by the call before it. An allocation and a memset in the stream
+     * before every kernel cost more than the claims themselves. */
+    workspace_use u;
+    CUDA_TRY(workspace_begin(2 * sizeof(int), 2 * sizeof(int), stream, &u));
+    const cudaError_t err = cudaLaunchKernelEx(&cfg, matmul_kernel, tmap_a, tmap_b, tmap_c, M, N, K,
+                                               pairs, (int *)u.ws, u.gen);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
-    CUDA_TRY(cudaFreeAsync(next_pair, stream)); /* stream-ordered: after the kernel */
-    return err;
+    const cudaError_t done = workspace_end(&u, stream, err);
+    return err != cudaSuccess ? err : done;
 }
 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but
