@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench bench-awkward plot clean help ptx sass ncu diff bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench bench-awkward plot clean help ptx sass ncu diff plan bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -54,6 +54,7 @@ help:
 	@echo "make ncu VERSION=vN [SIZE=\"M N K\"]  Nsight Compute on one launch of the step and one of"
 	@echo "                       cuBLAS, side by side (needs ncu and a GPU; SIZE defaults to 8192^3)"
 	@echo "make diff FROM=vN TO=vM [TRACK=hopper|blackwell]  diff -u of the two steps' kernel files"
+	@echo "make plan SIZE=\"M N K\" [CLUSTERS=66]  v7's work plan for that shape, on the CPU (no GPU needed)"
 	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
 	@echo "make clean          remove build/ and the step binaries"
 
@@ -150,8 +151,18 @@ build/tests/%.o: tests/%.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
+# v7's plan on the CPU: the rule and the pieces of common/stream_k.h for any
+# shape and cluster count (tools/plan.c).
+build/tools/plan: tools/plan.c common/stream_k.h common/tile_order.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@
+CLUSTERS ?= 66
+plan: build/tools/plan
+	@build/tools/plan $(SIZE) $(CLUSTERS)
+
 test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) \
-      build/tests/host_tests $(STREAMS_GRAPH) build/broken/v4 build/broken/v4_raster/hopper.ptx
+      build/tests/host_tests $(STREAMS_GRAPH) build/broken/v4 build/broken/v4_raster/hopper.ptx \
+      build/tools/plan
 	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
 test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4

@@ -28,6 +28,8 @@
 #define COMMON_STREAM_K_H
 
 #include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #ifdef __CUDACC__
 #define SK_HD __host__ __device__
@@ -260,6 +262,18 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
         return w;
     }
     return sk_piece(s, p, i - mine);
+}
+
+/* The plan in one line: what `V7_PLAN=1 ./v7 M N K` prints on a GPU, and
+ * `make plan` on the CPU. Host only. */
+static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "%d x %d x %d: tiles %d x %d, pairs share %s, %d pairs of %d k-tiles on %d clusters, "
+             "%d stream-K (%lld iterations per cluster), %d whole%s",
+             M, N, K, s->bm, s->bn, s->share_b ? "B" : "A", s->pairs, s->k_tiles, s->clusters,
+             s->sk_pairs, (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs,
+             s->ways ? ", split-K" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

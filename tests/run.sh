@@ -458,6 +458,38 @@ for step in $STEPS; do
     fi
 done
 
+# ---- j. v7's plan on the CPU (tools/plan.c, make plan) ------------------------
+# The line it prints is the one `V7_PLAN=1 ./v7` prints on a GPU (tests/gpu.sh
+# checks those there), for 66 clusters (an H100 or H200).
+plan=$BUILD_DIR/tools/plan
+if [ ! -x "$plan" ]; then
+    bad "$plan" "missing or not executable"
+else
+    for c in "8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
+        "512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
+        "256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K (8 iterations per cluster), 0 whole, split-K" \
+        "16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole"; do
+        args=${c%%|*} want=${c#*|}
+        # shellcheck disable=SC2086
+        run_bin "$plan" $args
+        if [ $rc -ne 0 ]; then bad "plan $args" "$(status $rc) (stderr: $(first "$tmp/err"))"
+        elif [ "$(head -n 1 "$tmp/out")" != "$want" ]; then bad "plan $args" "first line: $(first "$tmp/out")"
+        else ok "plan $args"; fi
+    done
+    # Each cluster's k-tiles, as listed: within one of each other (stream-K's point).
+    run_bin "$plan" 8192 8192 8192
+    spread=$(sed -n 's/.* \([0-9]*\) k-tiles in all$/\1/p' "$tmp/out" | sort -n | sed -n '1p;$p' | tr '\n' ' ')
+    check "plan 8192^3: clusters' k-tiles within one ($spread)" "listed clusters: $spread" \
+        eval '[ -n "$spread" ] && [ $(( ${spread#* } - ${spread%% *} )) -le 1 ]'
+    for args in "0 1 1" "abc 1 1" "1 2" "8 8 8 0" "8 8 8 66 -1"; do
+        # shellcheck disable=SC2086
+        run_bin "$plan" $args
+        if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(nlines "$tmp/err")" -ne 1 ] || ! grep -q error "$tmp/err"; then
+            bad "plan $args" "$(status $rc), want 2 with one error line and no stdout (stderr: $(first "$tmp/err"))"
+        else ok "plan $args (refused)"; fi
+    done
+fi
+
 for f in "${failed[@]}"; do echo "  failed: $f"; done
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

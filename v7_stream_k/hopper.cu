@@ -536,12 +536,11 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     }
     const int bm = plan.bm, bn = plan.bn;
     static int told; /* V7_PLAN=1: the plan of the process's first call, on stderr */
-    if (getenv("V7_PLAN") && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "v7 plan: %d x %d x %d: tiles %d x %d, pairs share %s, %d pairs of %d k-tiles "
-                        "on %d clusters, %d stream-K (%lld iterations per cluster), %d whole%s\n",
-                M, N, K, bm, bn, plan.share_b ? "B" : "A", plan.pairs, plan.k_tiles, plan.clusters,
-                plan.sk_pairs, (long long)(plan.sk_iters / plan.clusters), plan.pairs - plan.sk_pairs,
-                plan.ways ? ", split-K" : "");
+    if (getenv("V7_PLAN") && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
+        char line[256];
+        sk_plan_describe(&plan, M, N, K, line, sizeof line);
+        fprintf(stderr, "v7 plan: %s\n", line);
+    }
 
     /* A and B are read in [bm or bn rows x 64 K] boxes (the shared one in
      * half-height boxes), C is written in [64 x 64] boxes; all in the 128-byte

@@ -1,0 +1,112 @@
+/* v7's work plan for an M x N x K problem, worked out on the CPU: no GPU needed.
+ *
+ *   make plan SIZE="M N K" [CLUSTERS=66]     or     build/tools/plan M N K [clusters [l2_bytes]]
+ *
+ * Prints the line `V7_PLAN=1 ./v7 M N K` prints on a GPU that holds `clusters`
+ * 2-CTA clusters of every v7 kernel at once (66 on an H100 SXM or an H200:
+ * 132 SMs; fewer on a GPU with fewer SMs), then the waves, and what each
+ * cluster does: its whole pairs, then its stream-K or split-K pieces (pair,
+ * its two tiles' block coordinates, k-tiles), for the first clusters and the
+ * last. The rule and the plan are common/stream_k.h's, the pair order
+ * common/tile_order.h's (its group width depends on the L2 size: 50 MiB by
+ * default, as on both GPUs here). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <limits.h>
+#include "../common/stream_k.h"
+#include "../common/tile_order.h"
+
+static int arg(const char *s, const char *what, long long lo, long long hi, long long *v)
+{
+    char *end;
+    errno = 0;
+    const long long x = strtoll(s, &end, 10);
+    if (errno || end == s || *end || x < lo || x > hi) {
+        fprintf(stderr, "plan: error: %s must be an integer in %lld .. %lld, not '%s'\n", what, lo,
+                hi, s);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* One piece: pair u, its two tiles, k-tiles kb .. ke - 1. */
+static void piece(const sk_plan *s, const tile_map *pairs, sk_work w)
+{
+    int m0, n0, m1, n1;
+    tile_map_pair_coord(pairs, w.pair, 0, s->share_b, &m0, &n0);
+    tile_map_pair_coord(pairs, w.pair, 1, s->share_b, &m1, &n1);
+    printf(" pair %d [tiles (%d,%d) (%d,%d)] k %d..%d;", w.pair, m0, n0, m1, n1, w.kb, w.ke - 1);
+}
+
+static void cluster(const sk_plan *s, const tile_map *pairs, int p)
+{
+    long long iters = 0;
+    int whole = 0, i;
+    sk_work w;
+    printf("cluster %3d:", p);
+    for (i = 0; (w = sk_work_of(s, p, i)).pair >= 0; i++) {
+        iters += w.ke - w.kb;
+        if (w.kb == 0 && w.ke == s->k_tiles && !s->ways) { /* a whole pair: listed by index */
+            printf("%s%d", whole++ ? " " : " whole pairs ", w.pair);
+            continue;
+        }
+        if (whole) printf(";");
+        whole = 0;
+        piece(s, pairs, w);
+    }
+    printf("%s %lld k-tiles in all\n", whole ? ";" : "", iters);
+}
+
+int main(int argc, char **argv)
+{
+    long long M, N, K, clusters = 66, l2 = 50ll << 20;
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "plan: error: usage: %s M N K [clusters (66)] [l2_bytes (52428800)]\n",
+                argv[0]);
+        return 2;
+    }
+    if (arg(argv[1], "M", 1, INT_MAX, &M) || arg(argv[2], "N", 1, INT_MAX, &N) ||
+        arg(argv[3], "K", 1, INT_MAX, &K) ||
+        (argc > 4 && arg(argv[4], "clusters", 1, 1024, &clusters)) ||
+        (argc > 5 && arg(argv[5], "l2_bytes", 1, LLONG_MAX, &l2)))
+        return 2;
+    int max_clusters[SK_KINDS];
+    for (int k = 0; k < SK_KINDS; k++) max_clusters[k] = (int)clusters;
+    const sk_plan s = sk_plan_make((int)M, (int)N, (int)K, max_clusters, -1);
+    if ((long long)s.m_blocks * s.n_blocks > INT_MAX) {
+        fprintf(stderr, "plan: error: %d x %d tiles exceed a 1D grid\n", s.m_blocks, s.n_blocks);
+        return 2;
+    }
+    char line[256];
+    sk_plan_describe(&s, (int)M, (int)N, (int)K, line, sizeof line);
+    printf("v7 plan: %s\n", line);
+
+    const int width = tile_order_width(K, s.share_b ? s.bn : 2 * s.bn, l2);
+    const tile_map pairs = s.share_b ? tile_map_make((s.m_blocks + 1) / 2, s.n_blocks, width)
+                                     : tile_map_make(s.m_blocks, (s.n_blocks + 1) / 2, width);
+    printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "
+           "of %d; %d pairs on %lld clusters = %.2f waves\n",
+           s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? "M" : "N", pairs.m_blocks,
+           pairs.n_blocks, width, s.pairs, clusters, (double)s.pairs / (double)clusters);
+    if (s.ways)
+        printf("split-K: every pair in %d pieces of about %d k-tiles, one per cluster\n", s.ways,
+               s.k_tiles / s.ways);
+    else if (s.sk_pairs)
+        printf("stream-K: the last %d pairs, %lld (pair, k-tile) iterations, %lld or %lld per "
+               "cluster\n", s.sk_pairs, (long long)s.sk_iters, (long long)s.sk_per,
+               (long long)s.sk_per + (s.sk_extra ? 1 : 0));
+    else
+        printf("whole pairs only\n");
+    const int shown = 4;
+    for (int p = 0; p < s.clusters; p++) {
+        if (p == shown && s.clusters > shown + 2) {
+            printf("... (clusters %d .. %d)\n", shown, s.clusters - 3);
+            p = s.clusters - 3;
+            continue;
+        }
+        cluster(&s, &pairs, p);
+    }
+    return 0;
+}
