@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     const tile_map pairs = s.share_b ? tile_map_make((s.m_blocks + 1) / 2, s.n_blocks, width)
                                      : tile_map_make(s.m_blocks, (s.n_blocks + 1) / 2, width);
     printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "
-           "of %d; %d pairs on %lld clusters = %.2f waves\n",
+           "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
            s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? "M" : "N", pairs.m_blocks,
            pairs.n_blocks, width, s.pairs, clusters, (double)s.pairs / (double)clusters);
     if (s.ways)
