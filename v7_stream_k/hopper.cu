@@ -50,7 +50,8 @@
  * nothing left to balance: every role works the plan out for itself
  * (sk_work_of). Everything else is v6.
  *
- * Run: make v7 && ./v7 1024 1024 1024   (V7_PLAN=1 prints the plan)
+ * Run: make v7 && ./v7 1024 1024 1024   (V7_PLAN=1 prints the plan; make plan
+ *      SIZE="1024 1024 1024" works it out on the CPU, cluster by cluster)
  */
 #include <cuda_fp16.h>
 #include "../common/matmul.h"
