@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "tile_order.h"
 
 #ifdef __CUDACC__
 #define SK_HD __host__ __device__
@@ -262,6 +263,18 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
         return w;
     }
     return sk_piece(s, p, i - mine);
+}
+
+/* The order the plan's pairs run in, which the kernel and `make plan` both
+ * walk: v4's tile order over pairs (2 M-blocks x 1 N-block when they share
+ * B, else 1 x 2), its group width worked out from K and the L2 size
+ * (tile_order_width) unless `width` > 0 fixes it. Host only. */
+static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, int width)
+{
+    if (width <= 0)
+        width = tile_order_width(K, s->share_b ? s->bn : 2 * s->bn, l2_bytes);
+    return s->share_b ? tile_map_make((s->m_blocks + 1) / 2, s->n_blocks, width)
+                      : tile_map_make(s->m_blocks, (s->n_blocks + 1) / 2, width);
 }
 
 /* The plan in one line: what `V7_PLAN=1 ./v7 M N K` prints on a GPU, and

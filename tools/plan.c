@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <limits.h>
 #include "../common/stream_k.h"
-#include "../common/tile_order.h"
 
 static int arg(const char *s, const char *what, long long lo, long long hi, long long *v)
 {
@@ -83,13 +82,11 @@ int main(int argc, char **argv)
     sk_plan_describe(&s, (int)M, (int)N, (int)K, line, sizeof line);
     printf("v7 plan: %s\n", line);
 
-    const int width = tile_order_width(K, s.share_b ? s.bn : 2 * s.bn, l2);
-    const tile_map pairs = s.share_b ? tile_map_make((s.m_blocks + 1) / 2, s.n_blocks, width)
-                                     : tile_map_make(s.m_blocks, (s.n_blocks + 1) / 2, width);
+    const tile_map pairs = sk_pair_order(&s, (int)K, l2, 0);
     printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "
            "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
            s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? "M" : "N", pairs.m_blocks,
-           pairs.n_blocks, width, s.pairs, clusters, (double)s.pairs / (double)clusters);
+           pairs.n_blocks, pairs.swizzle, s.pairs, clusters, (double)s.pairs / (double)clusters);
     if (s.ways)
         printf("split-K: every pair in %d pieces of about %d k-tiles, one per cluster\n", s.ways,
                s.k_tiles / s.ways);

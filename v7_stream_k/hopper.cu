@@ -554,14 +554,14 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUDA_TRY(tmap_encode(&tmap_b, &db));
     CUDA_TRY(tmap_encode(&tmap_c, &dc));
 
-    /* Pairs of tiles: 2 M-blocks x 1 N-block when B is shared, else 1 x 2. */
+    /* Pairs of tiles: 2 M-blocks x 1 N-block when B is shared, else 1 x 2, in
+     * v4's tile order (sk_pair_order). */
 #ifdef SWIZZLE
     const int width = SWIZZLE;
 #else
-    const int width = tile_order_width(K, plan.share_b ? bn : 2 * bn, f->l2);
+    const int width = 0; /* from K and the L2 size */
 #endif
-    const tile_map pairs = plan.share_b ? tile_map_make((plan.m_blocks + 1) / 2, plan.n_blocks, width)
-                                        : tile_map_make(plan.m_blocks, (plan.n_blocks + 1) / 2, width);
+    const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
     /* One kernel per tile shape, in sk_tile's order. */
     cudaError_t (*const launch_kind)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
