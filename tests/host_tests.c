@@ -469,13 +469,13 @@ static void test_stage_plan(void)
     EXPECT(!stage_for_pitch(4096, 4096, 4096, 0.43), "K %% 16 == 0: nothing to gain");
     EXPECT(!stage_for_pitch(4096, 4096, 4112, 0.43), "K %% 16 == 0 (32-byte rows): nothing to gain");
     EXPECT(!stage_for_pitch(4096, 4096, 4104, 0), "loss 0: never");
-    /* v4 (43%): 2 (M + N) 250 = 4.1e6 < 0.43 M N = 7.2e6 at 4096^2; not at 1024^2. */
-    EXPECT(stage_for_pitch(4096, 4096, 4104, 0.43), "v4 at 4096 x 4096 x 4104");
-    EXPECT(!stage_for_pitch(1024, 1024, 1032, 0.43), "v4 at 1024 x 1024 x 1032");
-    EXPECT(stage_for_pitch(3072, 5120, 7160, 0.43), "v4 at 3072 x 5120 x 7160");
-    /* v6 (14%): not at 4096^2 (4.1e6 > 2.3e6), yes at 16384^2. */
-    EXPECT(!stage_for_pitch(4096, 4096, 4104, 0.14), "v6 at 4096 x 4096 x 4104");
-    EXPECT(stage_for_pitch(16384, 16384, 16392, 0.14), "v6 at 16384 x 16384 x 16392");
+    /* v4 (32%): 2 (M + N) 250 = 4.1e6 < 0.32 M N = 5.4e6 at 4096^2; not at 1024^2. */
+    EXPECT(stage_for_pitch(4096, 4096, 4104, 0.32), "v4 at 4096 x 4096 x 4104");
+    EXPECT(!stage_for_pitch(1024, 1024, 1032, 0.32), "v4 at 1024 x 1024 x 1032");
+    EXPECT(stage_for_pitch(3072, 5120, 7160, 0.32), "v4 at 3072 x 5120 x 7160");
+    /* A step losing 14%: not at 4096^2 (4.1e6 > 2.3e6), yes at 16384^2. */
+    EXPECT(!stage_for_pitch(4096, 4096, 4104, 0.14), "14%% at 4096 x 4096 x 4104");
+    EXPECT(stage_for_pitch(16384, 16384, 16392, 0.14), "14%% at 16384 x 16384 x 16392");
     /* Skinny: the copy of the long operand never pays. */
     EXPECT(!stage_for_pitch(16, 8192, 8200, 0.43), "16 x 8192 x 8200");
     EXPECT(!stage_for_pitch(512, 512, 8, 0.43), "K = 8: 9x the bytes to move, 512^2");
@@ -490,7 +490,7 @@ static void test_stage_plan(void)
     p = stage_plan_make(AL, AL, AL, 4096, 4096, 4100, 0.43); /* K % 8 != 0 as well */
     EXPECT(p.for_pitch && p.kp == 4160, "K = 4100: for_pitch %d kp %d", p.for_pitch, p.kp);
     p = stage_plan_make(AL, AL, AL, 4096, 4096, 4104, 0.14);
-    EXPECT(!p.for_pitch && !p.stage_a && !p.stage_b && p.kp == 4104, "v6 at 4096^2: staged");
+    EXPECT(!p.for_pitch && !p.stage_a && !p.stage_b && p.kp == 4104, "14%% at 4096^2: staged");
     p = stage_plan_make(AL, AL, AL, 1024, 1024, 1020, 0.43); /* staged for K % 8, not the pitch */
     EXPECT(!p.for_pitch && p.stage_a && p.kp == 1024, "K = 1020: for_pitch %d kp %d", p.for_pitch, p.kp);
     end();

@@ -305,10 +305,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but
  * not 32 bytes aligned (K % 16 == 8); matmul_staged() copies them to a
  * 128-byte pitch where that is cheaper (matmul.h). Measured: built with
- * -DPITCH_LOSS=0, v5 at 4096 x 4096 x 4104 ran 0.539 of cuBLAS, at
- * 4096 x 4096 x 4160 0.978 (H100, 2026-11-22): 45% lost. */
+ * -DPITCH_LOSS=0, v5 at 4096 x 4096 x 4104 ran 0.644 of cuBLAS, at
+ * 4096 x 4096 x 4160 0.993 (H100, 2026-11-22, L2 promotion 128B): 35% lost. */
 #ifndef PITCH_LOSS /* -DPITCH_LOSS=0 builds the step without the copy, to measure the loss */
-#define PITCH_LOSS 0.45
+#define PITCH_LOSS 0.35
 #endif
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,

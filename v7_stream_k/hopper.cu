@@ -600,11 +600,12 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 
 /* Share of this step's time lost to a row pitch of A and B that is 16 but
  * not 32 bytes aligned (K % 16 == 8); matmul_staged() copies them to a
- * 128-byte pitch where that is cheaper (matmul.h). Measured: built with
- * -DPITCH_LOSS=0, v7 at 4096 x 4096 x 4104 ran 0.817 of cuBLAS, at
- * 4096 x 4096 x 4160 0.932 (H100, 2026-11-22): 12% lost. */
+ * 128-byte pitch where that is cheaper (matmul.h). Measured: v7 at 4096 x
+ * 4096 x 4104 ran 0.984 of cuBLAS, at 4096 x 4096 x 4160 0.985; at 3072 x 5120
+ * x 7160 0.907, at 7168 0.912 (H100, 2026-11-22, L2 promotion 128B): nothing
+ * to win, so never copied. (With 256B promotion it lost 12-14%.) */
 #ifndef PITCH_LOSS /* -DPITCH_LOSS=0 builds the step without the copy, to measure the loss */
-#define PITCH_LOSS 0.12
+#define PITCH_LOSS 0.0
 #endif
 
 extern "C" cudaError_t matmul_sm90(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
