@@ -13,6 +13,8 @@ tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
     d.box[0] = (uint32_t)box_cols;
     d.box[1] = (uint32_t)box_rows;
     d.swizzle = swizzle;
+    d.promotion = d.stride_row % 32 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                         : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
     return d;
 }
 
@@ -69,15 +71,10 @@ cudaError_t tmap_encode(CUtensorMap *map, const tmap_desc *d)
     cuuint32_t elem_strides[2] = {1, 1};
     /* Out-of-bounds elements of a load are filled with zeros (FLOAT_OOB_FILL_NONE
      * means "no NaN fill"), and out-of-bounds elements of a store are dropped:
-     * this is what makes partial tiles free.
-     * L2 promotion 128B: a miss brings the 128-byte line into L2, not 256 bytes.
-     * The same speed where rows are 128-byte aligned, but where K % 16 = 8 (every
-     * other row starts 16 bytes into a sector) 256B promotion cost v7 13-20% in
-     * back-to-back runs (H100, 4096 x 4096 x 4104: 0.86 of cuBLAS against 0.98;
-     * see the README's "Row pitches"). */
+     * this is what makes partial tiles free. L2 promotion: the desc's. */
     CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, d->base, dims, strides,
                         box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, d->swizzle,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                        d->promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         fprintf(stderr, "error: cuTensorMapEncodeTiled([%llu x %llu], box [%u x %u]) "
                         "failed with CUresult %d\n",

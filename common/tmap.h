@@ -21,10 +21,16 @@ typedef struct {
     uint64_t stride_row;  /* bytes between rows                         */
     uint32_t box[2];      /* {box columns, box rows}       in elements */
     CUtensorMapSwizzle swizzle;
+    CUtensorMapL2promotion promotion; /* L2 fill on a miss: see tmap_desc_make */
 } tmap_desc;
 
 /* A [rows, cols] matrix with row pitch `ld` elements, read or written in
- * boxes of [box_rows, box_cols] with the given shared-memory swizzle. */
+ * boxes of [box_rows, box_cols] with the given shared-memory swizzle.
+ * L2 promotion: 256 bytes where rows start on 32-byte sectors, 128 where
+ * they do not (ld % 16 == 8): there 256-byte fills cost v7 13-20% in
+ * sustained runs, 128-byte ones nothing (H100, 4096 x 4096 x 4104: 0.86 of
+ * cuBLAS against 0.98), while on aligned rows 128-byte fills cost v4 8% at
+ * 8192^3 (see the README's "Row pitches"). */
 tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
                          int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
 

@@ -544,6 +544,21 @@ static void test_tmap(void)
     EXPECT(why == NULL, "rejected: %s", why);
     end();
 
+    /* L2 promotion by row pitch: 256 bytes on 32-byte-aligned rows, 128 where
+     * every other row starts 16 bytes into a sector (K % 16 == 8). */
+    begin("tmap_desc_l2_promotion_by_pitch");
+    static const struct { int ld; CUtensorMapL2promotion want; } pr[] = {
+        {8192, CU_TENSOR_MAP_L2_PROMOTION_L2_256B}, {4112, CU_TENSOR_MAP_L2_PROMOTION_L2_256B},
+        {4104, CU_TENSOR_MAP_L2_PROMOTION_L2_128B}, {7160, CU_TENSOR_MAP_L2_PROMOTION_L2_128B},
+        {8, CU_TENSOR_MAP_L2_PROMOTION_L2_128B},    {16, CU_TENSOR_MAP_L2_PROMOTION_L2_256B},
+    };
+    for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
+        d = tmap_desc_make(AL, 64, pr[i].ld, pr[i].ld, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE);
+        EXPECT(d.promotion == pr[i].want, "ld %d: promotion %d, want %d", pr[i].ld, (int)d.promotion,
+               (int)pr[i].want);
+    }
+    end();
+
     begin("tmap_desc_non_square_order");
     d = tmap_desc_make(AL, 300, 200, 208, 64, 32, CU_TENSOR_MAP_SWIZZLE_64B);
     EXPECT(d.dim[0] == 200 && d.dim[1] == 300, "dim {%llu, %llu}, want {cols 200, rows 300}",
