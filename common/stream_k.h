@@ -39,7 +39,7 @@
 #endif
 
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}. */
-#define SK_KINDS 4
+#define SK_KINDS 5
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more,
                    and split-K over a long K                                   */
@@ -47,12 +47,15 @@ static const int sk_tile[SK_KINDS][2] = {
     {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge;
                    and small problems of short K, which 128 x 128 would split  */
     {128, 64},  /* 3: N <= 64: the same for B                                   */
+    {64, 64},   /* 4: M <= 64 where its pairs make one wave, whole              */
 };
 
 typedef struct {
     int kind;        /* the tile shape, an index of sk_tile                     */
     int bm, bn;      /* its rows and columns                                    */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
+    int a_rows;      /* rows of A a stage holds: bm, or M rounded up to 8 when C is
+                        one block row shorter than the tile (no rows past C read) */
     int m_blocks, n_blocks; /* bm x bn tiles                                      */
     int pairs;       /* units of the tile order                                  */
     int k_tiles;     /* 64-wide k-tiles                                          */
@@ -78,7 +81,14 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *  - Tile shape: 64 x 128 when M <= 64 and 128 x 64 when N <= 64: a
  *    skinny problem streams the long operand once from DRAM, and its speed
  *    is the bytes in flight per SM; the half of a 128-row tile that lies
- *    past the edge would take half of every stage. Otherwise 128 x 256 (v6's
+ *    past the edge would take half of every stage. With M <= 64, 64 x 64
+ *    instead where its pairs make one wave of whole pairs (15/16 of the
+ *    clusters or more, none left over): no split-K fixup at all (H200, 64 x
+ *    64 against 64 x 128 split 2 ways: 16 x 8192 x 8192 0.896-0.904 against
+ *    0.836-0.844 of cuBLAS, 64 x 8192 x 8192 0.913-0.916 against 0.863-0.864,
+ *    8 x 8192 x 8192 1.016-1.019 against 0.933-0.944; but 16 x 4096 x 14336,
+ *    split either way, 0.921-0.927 against 0.931-0.935, and 32 x 14336 x
+ *    4096, 1.7 waves, 0.876-0.879 against 0.981-0.986). Otherwise 128 x 256 (v6's
  *    tile) when its pairs fill at least 3/4 of a wave and N > 128, else
  *    128 x 128: twice the pairs to spread over the SMs (less splitting, so
  *    less fixup), half the wasted columns when N is small. And when even
@@ -136,6 +146,7 @@ static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
     s.share_b = s.m_blocks >= 2;
+    s.a_rows = s.m_blocks == 1 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
     s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks : s.m_blocks * ((s.n_blocks + 1) / 2);
     s.clusters = max_clusters[kind];
     return s;
@@ -157,8 +168,12 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
     sk_plan s;
     if (kind >= 0)
         s = sk_shape(M, N, kind, max_clusters);
-    else if (M <= 64)
+    else if (M <= 64) {
+        const sk_plan small = sk_shape(M, N, 4, max_clusters);
         s = sk_shape(M, N, 2, max_clusters);
+        if (small.pairs <= small.clusters && small.pairs * 16 >= small.clusters * 15)
+            s = small;
+    }
     else if (N <= 64)
         s = sk_shape(M, N, 3, max_clusters);
     else {

@@ -75,7 +75,8 @@ expect_refusal() { # name pattern command...
 V7_PLANS=(
     "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
     "1024 1024 16384|tiles 128 x 256, pairs share B, 16 pairs of 256 k-tiles on [0-9]+ clusters, 16 stream-K.*split-K"
-    "16 8192 8192|tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "16 8192 8192|tiles 64 x 64, pairs share A, 64 pairs of 128 k-tiles on 64 clusters, 0 stream-K"
+    "16 4096 14336|tiles 64 x 128, pairs share A, 16 pairs of 224 k-tiles on [0-9]+ clusters, 16 stream-K.*split-K"
     "8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
     "1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
     "V7_TILE=128x128 1000 1000 1000|tiles 128 x 128, pairs share B, 32 pairs of 16 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"

@@ -963,8 +963,8 @@ static void test_stream_k(void)
         {4104, 4104, 4096}, {8192, 8192, 8192}, {4096, 14336, 4096}, {16384, 4096, 14336},
         {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
         {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64}};
-    static const int gpus[][SK_KINDS] = {{66, 66, 66, 66}, {60, 62, 61, 63}, {1, 1, 1, 1},
-                                         {2, 3, 2, 3}, {7, 7, 7, 7}, {132, 132, 132, 132}};
+    static const int gpus[][SK_KINDS] = {{66, 66, 66, 66, 66}, {60, 62, 61, 63, 64}, {1, 1, 1, 1, 1},
+                                         {2, 3, 2, 3, 2}, {7, 7, 7, 7, 7}, {132, 132, 132, 132, 132}};
     begin("stream_k_units_once"); /* the rule's tile shape, then each shape forced (V7_TILE) */
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
         for (size_t g = 0; g < sizeof gpus / sizeof gpus[0] && !cur_failed; g++)
@@ -974,7 +974,7 @@ static void test_stream_k(void)
 
     /* The rule, on an H100's 66 clusters. */
     begin("stream_k_rule");
-    const int h100[SK_KINDS] = {66, 66, 66, 66};
+    const int h100[SK_KINDS] = {66, 66, 66, 66, 66};
     sk_plan s = sk_plan_make(8192, 8192, 8192, h100, -1);
     /* 1024 pairs: 15 waves and 34 pairs, half a wave or more: those 34 are stream-K. */
     EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 &&
@@ -1020,17 +1020,47 @@ static void test_stream_k(void)
     s = sk_plan_make(128, 128, 8192, h100, -1); /* 1 pair either way: 64 x 128 would not cut fewer */
     EXPECT(s.bm == 128 && s.bn == 128 && s.pairs == 1, "128x128x8192: %d x %d pairs %d", s.bm, s.bn,
            s.pairs);
-    s = sk_plan_make(64, 8192, 8192, h100, -1); /* M <= 64: 64 x 128, pairs along N share A */
+    s = sk_plan_make(64, 8192, 8192, h100, 2); /* M <= 64: 64 x 128, pairs along N share A */
     EXPECT(s.kind == 2 && s.bm == 64 && s.bn == 128 && !s.share_b && s.pairs == 32 &&
            s.sk_pairs == 32 && s.ways == 2, "64x8192x8192: %d x %d share_b %d pairs %d",
            s.bm, s.bn, s.share_b, s.pairs);
+    /* ... but 64 x 64 where its pairs make one wave, whole: 64 pairs on 66. */
+    s = sk_plan_make(64, 8192, 8192, h100, -1);
+    EXPECT(s.kind == 4 && s.bm == 64 && s.bn == 64 && !s.share_b && s.pairs == 64 &&
+           s.sk_pairs == 0 && s.ways == 0 && s.clusters == 64, "64x8192x8192: %d x %d pairs %d",
+           s.bm, s.bn, s.pairs);
     s = sk_plan_make(16, 8192, 8192, h100, -1);
-    EXPECT(s.bm == 64 && s.bn == 128 && !s.share_b, "16x8192x8192: %d x %d", s.bm, s.bn);
+    EXPECT(s.kind == 4 && s.a_rows == 16, "16x8192x8192: %d x %d", s.bm, s.bn);
+    const int h100_60[SK_KINDS] = {66, 66, 66, 66, 60}; /* 64 pairs > 60 clusters: not one wave */
+    s = sk_plan_make(16, 8192, 8192, h100_60, -1);
+    EXPECT(s.kind == 2, "16x8192x8192 on 60 clusters: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(16, 7680, 8192, h100, -1); /* 60 pairs on 66: 60 * 16 < 66 * 15 */
+    EXPECT(s.kind == 2, "16x7680x8192: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(16, 8064, 8192, h100, -1); /* 63 pairs on 66: 1008 >= 990 */
+    EXPECT(s.kind == 4, "16x8064x8192: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(16, 4096, 14336, h100, -1); /* 32 pairs of 64 x 64: split, 64 x 128 */
+    EXPECT(s.kind == 2, "16x4096x14336: %d x %d", s.bm, s.bn);
+    s = sk_plan_make(32, 14336, 4096, h100, -1); /* 112 pairs of 64 x 64: 1.7 waves, 64 x 128 */
+    EXPECT(s.kind == 2, "32x14336x4096: %d x %d", s.bm, s.bn);
     s = sk_plan_make(8192, 64, 8192, h100, -1); /* N <= 64: 128 x 64 */
     EXPECT(s.kind == 3 && s.bm == 128 && s.bn == 64 && s.share_b && s.pairs == 32 && s.ways == 2,
            "8192x64x8192: %d x %d pairs %d", s.bm, s.bn, s.pairs);
     s = sk_plan_make(8192, 65, 8192, h100, -1); /* N = 65: 128 x 128 */
     EXPECT(s.kind == 1, "8192x65x8192: %d x %d", s.bm, s.bn);
+    /* Rows of A a stage holds: M rounded up to 8 when C is one block row
+     * shorter than the tile, else the tile's. */
+    s = sk_plan_make(16, 8192, 8192, h100, -1);
+    EXPECT(s.a_rows == 16 && !s.share_b, "16 x 8192 x 8192: a_rows %d", s.a_rows);
+    s = sk_plan_make(1, 1000, 1000, h100, -1);
+    EXPECT(s.a_rows == 8, "1 x 1000 x 1000: a_rows %d", s.a_rows);
+    s = sk_plan_make(33, 2048, 8192, h100, 4);
+    EXPECT(s.a_rows == 40 && s.bm == 64, "33 x 2048 x 8192 (64 x 64): a_rows %d", s.a_rows);
+    s = sk_plan_make(64, 8192, 8192, h100, -1);
+    EXPECT(s.a_rows == 64, "64 x 8192 x 8192: a_rows %d", s.a_rows);
+    s = sk_plan_make(100, 8192, 8192, h100, 1);
+    EXPECT(s.a_rows == 104 && s.m_blocks == 1, "100 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
+    s = sk_plan_make(200, 8192, 8192, h100, 1);
+    EXPECT(s.a_rows == 128 && s.share_b, "200 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
     s = sk_plan_make(1024, 1024, 1024, h100, 2); /* forced (V7_TILE=64x128): 64 pairs, no split */
     EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 64 && s.sk_pairs == 0 && s.ways == 0,
            "1024^3 as 64 x 128: pairs %d sk %d", s.pairs, s.sk_pairs);

@@ -73,7 +73,7 @@
 #include <string.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
- * parameters: 128 x 256, 128 x 128, 64 x 128 or 128 x 64 (the plan picks,
+ * parameters: 128 x 256, 128 x 128, 64 x 128, 128 x 64 or 64 x 64 (the plan picks,
  * sk_tile in common/stream_k.h). */
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
 #define CONSUMERS (BM / 64)           /* consumer warpgroups, 64 rows of the tile each */
@@ -87,7 +87,8 @@
  * then tile B [BN][BK] (32, 16 or 8 KB), both K-major in the 128-byte swizzle
  * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
  * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
- * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64). */
+ * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64),
+ * 13 x 16 KB (64 x 64). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
@@ -103,14 +104,25 @@
  * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
  * columns arrive as zeros and still count toward the expected bytes. The
  * shared operand: this CTA loads half of it (rank r: the r-th half) into
- * both CTAs; the other half arrives from the peer, also counted here. */
+ * both CTAs; the other half arrives from the peer, also counted here. But an
+ * A of fewer rows than the tile (a_rows < BM, see the kernel) comes whole,
+ * from CTA 0 alone: a box of rows past the edge is not free (16 x 8192 x
+ * 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us at M = 64). */
 template <int BM, int BN>
 __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
-                                           int kt, int m0, int n0, uint32_t rank, int share_b)
+                                           int kt, int m0, int n0, uint32_t rank, int share_b,
+                                           int a_rows)
 {
-    mbarrier_arrive_expect_tx(full, STAGE_BYTES);
-    if (share_b) {
+    mbarrier_arrive_expect_tx(full, (uint32_t)(a_rows * BK * 2 + TILE_B_BYTES));
+    if (a_rows < BM) { /* C is one block row (the pair shares A); the rest of the A
+                        * tile is never written: the MMAs' rows there lie past C,
+                        * and no store writes them */
+        if (rank == 0)
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(stage, tmap_a, kt * BK, m0, full,
+                                                               (1 << CLUSTER) - 1);
+        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
+    } else if (share_b) {
         cp_async_bulk_tensor_2d_global_to_shared(stage, tmap_a, kt * BK, m0, full);
         cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + TILE_A_BYTES + rank * TILE_B_BYTES / 2,
                                                            tmap_b, kt * BK, n0 + rank * BN / 2, full,
@@ -192,7 +204,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     producer_acquire(&pipe); /* released by both CTAs' consumers */
                     load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
-                                   &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b);
+                                   &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b,
+                                   plan.a_rows);
                     pipeline_advance(&pipe);
                 }
             }
@@ -477,6 +490,7 @@ static cudaError_t get_facts(const device_facts **out)
         CUDA_TRY((max_clusters_of<128, 128>(&f->max_clusters[1])));
         CUDA_TRY((max_clusters_of<64, 128>(&f->max_clusters[2])));
         CUDA_TRY((max_clusters_of<128, 64>(&f->max_clusters[3])));
+        CUDA_TRY((max_clusters_of<64, 64>(&f->max_clusters[4])));
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
@@ -519,7 +533,7 @@ static cudaError_t forced_kind(int *kind)
             return cudaSuccess;
         }
     }
-    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64\n", v);
+    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64\n", v);
     return cudaErrorInvalidValue;
 }
 
@@ -547,7 +561,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * half-height boxes), C is written in [64 x 64] boxes; all in the 128-byte
      * swizzle the kernel's smem layout assumes. */
     CUtensorMap tmap_a, tmap_b, tmap_c;
-    tmap_desc da = tmap_desc_make(A, M, K, K, plan.share_b ? bm : bm / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    /* A of one block row shorter than the tile: one box of plan.a_rows rows
+     * (load_stage). */
+    const int a_box = plan.share_b ? bm : plan.a_rows < bm ? plan.a_rows : bm / 2;
+    tmap_desc da = tmap_desc_make(A, M, K, K, a_box, BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(B, N, K, K, plan.share_b ? bn / 2 : bn, BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
@@ -568,7 +585,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
                                      f16 *, int, int, int, const tile_map *, const sk_plan *,
                                      uint32_t *, float *, uint32_t, cudaStream_t) =
         plan.kind == 0 ? launch_plan<128, 256> : plan.kind == 1 ? launch_plan<128, 128>
-        : plan.kind == 2 ? launch_plan<64, 128> : launch_plan<128, 64>;
+        : plan.kind == 2 ? launch_plan<64, 128> : plan.kind == 3 ? launch_plan<128, 64>
+        : launch_plan<64, 64>;
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
