@@ -42,9 +42,11 @@
  *    one operand from DRAM and are as fast as the bytes in flight per SM,
  *    64 x 128 (M <= 64) or 128 x 64 (N <= 64), so no half of every stage
  *    lies past the edge: 8 stages of 16 KB of the streamed operand instead
- *    of 6. When C has a single
+ *    of 6; and 64 x 64 (M <= 64) where its pairs make one wave whole, with
+ *    no split-K at all. When C has a single
  *    block row the pair shares A (two N-neighbours) instead of B; a
- *    consumer whose 64 rows lie below C skips its MMAs (M = 16).
+ *    consumer whose 64 rows lie below C skips its MMAs, and an A shorter
+ *    than the tile comes in one box of M rows (M = 16: 16 rows, not 64).
  * With the work per cluster equal by construction, v5/v6's run-time claims
  * (the scheduler thread, its counter, the tile slot and CTA 1's relay) have
  * nothing left to balance: every role works the plan out for itself
