@@ -55,7 +55,8 @@ typedef struct {
     int bm, bn;      /* its rows and columns                                    */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
     int a_rows;      /* rows of A a stage holds: bm, or M rounded up to 8 when C is
-                        one block row shorter than the tile (no rows past C read) */
+                        one block row shorter than a 64-row tile (no rows past C
+                        read; the 128-row tiles keep their two half boxes)        */
     int m_blocks, n_blocks; /* bm x bn tiles                                      */
     int pairs;       /* units of the tile order                                  */
     int k_tiles;     /* 64-wide k-tiles                                          */
@@ -146,7 +147,7 @@ static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
     s.share_b = s.m_blocks >= 2;
-    s.a_rows = s.m_blocks == 1 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
+    s.a_rows = s.bm == 64 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
     s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks : s.m_blocks * ((s.n_blocks + 1) / 2);
     s.clusters = max_clusters[kind];
     return s;

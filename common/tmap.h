@@ -27,10 +27,10 @@ typedef struct {
 /* A [rows, cols] matrix with row pitch `ld` elements, read or written in
  * boxes of [box_rows, box_cols] with the given shared-memory swizzle.
  * L2 promotion: 256 bytes where rows start on 32-byte sectors, 128 where
- * they do not (ld % 16 == 8): there 256-byte fills cost v7 13-20% in
+ * they do not (ld % 16 == 8): there 256-byte fills cost v7 12-14% in
  * sustained runs, 128-byte ones nothing (H100, 4096 x 4096 x 4104: 0.86 of
- * cuBLAS against 0.98), while on aligned rows 128-byte fills cost v4 8% at
- * 8192^3 (see the README's "Row pitches"). */
+ * cuBLAS against 0.98), while on aligned rows 128-byte fills cost v4 up to
+ * 3.5% (16384^3: 0.902 against 0.935; see the README's "Row pitches"). */
 tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
                          int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
 

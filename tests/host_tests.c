@@ -1057,8 +1057,10 @@ static void test_stream_k(void)
     EXPECT(s.a_rows == 40 && s.bm == 64, "33 x 2048 x 8192 (64 x 64): a_rows %d", s.a_rows);
     s = sk_plan_make(64, 8192, 8192, h100, -1);
     EXPECT(s.a_rows == 64, "64 x 8192 x 8192: a_rows %d", s.a_rows);
-    s = sk_plan_make(100, 8192, 8192, h100, 1);
-    EXPECT(s.a_rows == 104 && s.m_blocks == 1, "100 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
+    s = sk_plan_make(100, 8192, 8192, h100, 1); /* 128-row tiles: two half boxes, as before */
+    EXPECT(s.a_rows == 128 && s.m_blocks == 1, "100 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
+    s = sk_plan_make(16, 8192, 8192, h100, 1);
+    EXPECT(s.a_rows == 128, "16 x 8192 x 8192 forced 128 x 128: a_rows %d", s.a_rows);
     s = sk_plan_make(200, 8192, 8192, h100, 1);
     EXPECT(s.a_rows == 128 && s.share_b, "200 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
     s = sk_plan_make(1024, 1024, 1024, h100, 2); /* forced (V7_TILE=64x128): 64 pairs, no split */

@@ -107,9 +107,10 @@
  * columns arrive as zeros and still count toward the expected bytes. The
  * shared operand: this CTA loads half of it (rank r: the r-th half) into
  * both CTAs; the other half arrives from the peer, also counted here. But an
- * A of fewer rows than the tile (a_rows < BM, see the kernel) comes whole,
- * from CTA 0 alone: a box of rows past the edge is not free (16 x 8192 x
- * 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us at M = 64). */
+ * A of fewer rows than a 64-row tile (a_rows < BM, plan.a_rows in
+ * stream_k.h) comes whole, from CTA 0 alone: a box of rows past the edge is
+ * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
+ * at M = 64). */
 template <int BM, int BN>
 __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
