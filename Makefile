@@ -153,7 +153,7 @@ build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 
 # v7's plan on the CPU: the rule and the pieces of common/stream_k.h for any
 # shape and cluster count (tools/plan.c).
-build/tools/plan: tools/plan.c common/stream_k.h common/tile_order.h
+build/tools/plan: tools/plan.c common/stream_k.h common/tile_order.h common/tmap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
 CLUSTERS ?= 66

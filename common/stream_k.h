@@ -69,6 +69,15 @@ typedef struct {
                         piece p % ways of pair p / ways; 0: not split-K          */
 } sk_plan;
 
+/* Rows of the TMA boxes v7 loads A and B in (64 k wide): the shared operand
+ * in half-tile boxes, one per CTA, each multicast to both; A shorter than a
+ * 64-row tile in one box of a_rows rows, CTA 0's (load_stage). */
+static inline int sk_box_rows_a(const sk_plan *s)
+{
+    return s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / 2;
+}
+static inline int sk_box_rows_b(const sk_plan *s) { return s->share_b ? s->bn / 2 : s->bn; }
+
 /* Start of cluster p's stream-K range (p = clusters: the end of the last).
  * No division: the device calls this with 128 accumulators live. */
 static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)

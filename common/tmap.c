@@ -13,8 +13,7 @@ tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
     d.box[0] = (uint32_t)box_cols;
     d.box[1] = (uint32_t)box_rows;
     d.swizzle = swizzle;
-    d.promotion = d.stride_row % 32 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
-                                         : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    d.promotion = tmap_promotion(d.stride_row);
     return d;
 }
 

@@ -34,6 +34,12 @@ typedef struct {
 tmap_desc tmap_desc_make(const void *base, int rows, int cols, int ld,
                          int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
 
+/* The promotion for rows `stride_row` bytes apart (tmap_desc_make's rule). */
+static inline CUtensorMapL2promotion tmap_promotion(uint64_t stride_row)
+{
+    return stride_row % 32 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+}
+
 /* NULL if the driver will accept d, else a one-line reason. */
 const char *tmap_desc_check(const tmap_desc *d);
 

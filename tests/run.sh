@@ -476,6 +476,18 @@ else
         elif [ "$(head -n 1 "$tmp/out")" != "$want" ]; then bad "plan $args" "first line: $(first "$tmp/out")"
         else ok "plan $args"; fi
     done
+    # The loads line: the boxes v7's launch encodes (sk_box_rows_a/b) and the
+    # tensor maps' L2 promotion by row pitch (tmap_promotion).
+    for c in "16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
+        "4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
+        "64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B"; do
+        args=${c%%|*} want=${c#*|}
+        # shellcheck disable=SC2086
+        run_bin "$plan" $args
+        if [ $rc -ne 0 ]; then bad "plan loads $args" "$(status $rc) (stderr: $(first "$tmp/err"))"
+        elif ! grep -qxF "$want" "$tmp/out"; then bad "plan loads $args" "no line '$want' (got: $(grep '^loads' "$tmp/out" | head -n 1))"
+        else ok "plan loads $args"; fi
+    done
     # Each cluster's k-tiles, as listed: within one of each other (stream-K's point).
     run_bin "$plan" 8192 8192 8192
     spread=$(sed -n 's/.* \([0-9]*\) k-tiles in all$/\1/p' "$tmp/out" | sort -n | sed -n '1p;$p' | tr '\n' ' ')

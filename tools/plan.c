@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include "../common/stream_k.h"
+#include "../common/tmap.h"
 
 static int arg(const char *s, const char *what, long long lo, long long hi, long long *v)
 {
@@ -87,6 +88,15 @@ int main(int argc, char **argv)
            "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
            s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? "M" : "N", pairs.m_blocks,
            pairs.n_blocks, pairs.swizzle, s.pairs, clusters, (double)s.pairs / (double)clusters);
+    /* The rows of A and B, as the kernel reads them: K rounded up to 8 (a K
+     * % 8 != 0 is staged to that pitch; v7 makes no copy for K % 16 = 8). */
+    const long long pitch = 2 * ((K + 7) / 8 * 8);
+    const char *own = "each CTA its own", *half = "half a tile per CTA, multicast to both";
+    printf("loads: A in [%d x 64] boxes (%s), B in [%d x 64] boxes (%s); rows %lld bytes apart: "
+           "L2 promotion %s\n",
+           sk_box_rows_a(&s), s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to both" : half,
+           sk_box_rows_b(&s), s.share_b ? half : own, pitch,
+           tmap_promotion((uint64_t)pitch) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B ? "256B" : "128B");
     if (s.ways)
         printf("split-K: every pair in %d pieces of about %d k-tiles, one per cluster\n", s.ways,
                s.k_tiles / s.ways);

@@ -561,14 +561,12 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     }
 
     /* A and B are read in [bm or bn rows x 64 K] boxes (the shared one in
-     * half-height boxes), C is written in [64 x 64] boxes; all in the 128-byte
-     * swizzle the kernel's smem layout assumes. */
+     * half-height boxes, a short A in one box of its rows: sk_box_rows_a), C is
+     * written in [64 x 64] boxes; all in the 128-byte swizzle the kernel's smem
+     * layout assumes. */
     CUtensorMap tmap_a, tmap_b, tmap_c;
-    /* A of one block row shorter than the tile: one box of plan.a_rows rows
-     * (load_stage). */
-    const int a_box = plan.share_b ? bm : plan.a_rows < bm ? plan.a_rows : bm / 2;
-    tmap_desc da = tmap_desc_make(A, M, K, K, a_box, BK, CU_TENSOR_MAP_SWIZZLE_128B);
-    tmap_desc db = tmap_desc_make(B, N, K, K, plan.share_b ? bn / 2 : bn, BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc da = tmap_desc_make(A, M, K, K, sk_box_rows_a(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc db = tmap_desc_make(B, N, K, K, sk_box_rows_b(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
