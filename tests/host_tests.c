@@ -844,6 +844,17 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], in
            s.clusters, maxc);
     EXPECT(s.sk_pairs >= 0 && s.sk_pairs <= s.pairs, "%dx%dx%d: sk_pairs %d of %d", M, N, K,
            s.sk_pairs, s.pairs);
+    /* The A box: a TMA box (8..256 rows here, a multiple of 8); the one-box
+     * form only for a 64-row tile with one block row, covering all M rows. */
+    const int ra = sk_box_rows_a(&s), rb = sk_box_rows_b(&s);
+    EXPECT(ra >= 8 && ra <= 256 && ra % 8 == 0 && rb >= 32 && rb <= 256 && rb % 8 == 0,
+           "%dx%dx%d: boxes of %d and %d rows", M, N, K, ra, rb);
+    if (s.a_rows < s.bm)
+        EXPECT(s.bm == 64 && !s.share_b && s.m_blocks == 1 && ra == s.a_rows && s.a_rows >= M &&
+               s.a_rows < M + 8, "%dx%dx%d: a_rows %d of a %d-row tile", M, N, K, s.a_rows, s.bm);
+    else
+        EXPECT(s.a_rows == s.bm && ra == (s.share_b ? s.bm : s.bm / 2), "%dx%dx%d: a_rows %d box %d",
+               M, N, K, s.a_rows, ra);
     if (cur_failed) return;
     const int whole = s.pairs - s.sk_pairs;
     const size_t units = (size_t)s.pairs * (size_t)s.k_tiles;
