@@ -121,7 +121,17 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  *    and 0.81-0.82 (256 x 256 x 16384: 0.61-0.63 -> 0.80-0.81, 0.58 ->
  *    0.77-0.78; 256 x 384 x 8192: 0.64 -> 0.71-0.73, 0.59-0.60 ->
  *    0.68-0.74); with pieces of 16 k-tiles 128 x 128 stays ahead (512 x
- *    512 x 8192 on the H100: 0.86-0.87 against 0.85-0.86).
+ *    512 x 8192 on the H100: 0.86-0.87 against 0.85-0.86). Where the
+ *    pieces are still SK_SHORT_PIECE k-tiles or fewer, 64 x 64 when it cuts
+ *    fewer ways into pieces at least that long: fewer partials to write,
+ *    wait for and add, at the price of more bytes per MMA (H100, v7's time
+ *    in us, 64 x 64 against the plan before, two runs each: 256 x 256 x
+ *    8192 (16 pieces of 8 k-tiles -> 8 of 16) 14.7, 13.8 against 15.4,
+ *    16.2; 128 x 256 x 8192 (33 of 3-4 -> 16 of 8) 14.0, 15.4 against
+ *    17.9, 18.2; 256 x 512 x 8192 (128 x 128, 16 of 8 -> 4 of 32) 17.0,
+ *    16.5 against 19.0, 18.8; 192 x 256 x 8192 14.4, 14.5 against 14.8,
+ *    14.6. Not with longer pieces: 256 x 256 x 16384, 16 of 16, 18.4
+ *    against 17.8-17.9; 512 x 512 x 8192 24.7-24.8 against 19.9).
  *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
  *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
  *  - Stream-K covers the last, partial wave: with w full waves and a
@@ -205,6 +215,14 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
             else if (split && kt / split < SK_SHORT_PIECE && ways64 < split)
                 s = narrow;
         }
+        /* Pieces still short (SK_SHORT_PIECE k-tiles or fewer): 64 x 64 where its
+         * pieces are at least that long, cut fewer ways. */
+        const int ways = sk_split_ways(s.pairs, s.clusters, kt);
+        const sk_plan small = sk_shape(M, N, 4, max_clusters);
+        const int ways_small = sk_split_ways(small.pairs, small.clusters, kt);
+        if (ways && kt / ways <= SK_SHORT_PIECE && small.pairs <= small.clusters &&
+            ways_small < ways && (ways_small == 0 || kt / ways_small >= SK_SHORT_PIECE))
+            s = small;
     }
     s.k_tiles = (K + 63) / 64;
     s.ways = 0;

@@ -69,7 +69,7 @@ expect_refusal() { # name pattern command...
 
 # v7: the plan's paths, each named by its V7_PLAN line (stderr), then verified
 # like every shape: split-K over few pairs (8 ways: the reduce-scatter over
-# 8 clusters; 4 ways of 128 x 256), each tile shape (two runs force theirs
+# 8 clusters; 4 ways of 128 x 256), each tile shape (three runs force theirs
 # with V7_TILE), pairs that share A, the stream-K wave after whole pairs, a
 # single k-tile per cluster.
 V7_PLANS=(
@@ -84,7 +84,8 @@ V7_PLANS=(
     "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "256 256 512|tiles 64 x 128, pairs share B, 4 pairs of 8 k-tiles on 32 clusters, 4 stream-K.*split-K"
-    "256 256 8192|tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K \(8 iterations per cluster\), 0 whole, split-K"
+    "256 256 8192|tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
+    "V7_TILE=64x128 256 256 8192|tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K \(8 iterations per cluster\), 0 whole, split-K"
 )
 run_plan() { # [VAR=value] shape plan-regex
     local out rc env=()

@@ -1021,14 +1021,30 @@ static void test_stream_k(void)
     EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && s.ways == 8 &&
            sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16,
            "512x512x8192: bn %d pairs %d clusters %d", s.bn, s.pairs, s.clusters);
-    /* 2 pairs of 128 x 128 would be cut in 33 pieces of 3-4 k-tiles: 64 x 128, 4 pairs in 16 */
+    /* 2 pairs of 128 x 128 would be cut in 33 pieces of 3-4 k-tiles, 4 pairs of 64 x 128 in 16
+     * of 8: 64 x 64, 8 pairs in 8 pieces of 16 */
     s = sk_plan_make(256, 256, 8192, h100, -1);
-    EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 4 && s.ways == 16 && s.clusters == 64,
+    EXPECT(s.bm == 64 && s.bn == 64 && s.share_b && s.pairs == 8 && s.ways == 8 && s.clusters == 64,
            "256x256x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
+    s = sk_plan_make(128, 256, 8192, h100, -1); /* 64 x 128: 33 pieces of 3-4; 64 x 64: 16 of 8 */
+    EXPECT(s.bm == 64 && s.bn == 64 && s.pairs == 4 && s.ways == 16,
+           "128x256x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
+    s = sk_plan_make(256, 512, 8192, h100, -1); /* 128 x 128: 16 pieces of 8; 64 x 64: 4 of 32 */
+    EXPECT(s.bm == 64 && s.bn == 64 && s.pairs == 16 && s.ways == 4,
+           "256x512x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
+    s = sk_plan_make(256, 256, 16384, h100, -1); /* 64 x 128's pieces of 16: long enough */
+    EXPECT(s.bm == 64 && s.bn == 128 && s.ways == 16, "256x256x16384: %d x %d ways %d", s.bm, s.bn,
+           s.ways);
+    s = sk_plan_make(256, 384, 8192, h100, -1); /* pieces of 11-12 k-tiles: 64 x 128 stays */
+    EXPECT(s.bm == 64 && s.bn == 128 && s.ways == 11, "256x384x8192: %d x %d ways %d", s.bm, s.bn,
+           s.ways);
+    s = sk_plan_make(256, 256, 512, h100, -1); /* 8 k-tiles: 64 x 64 pieces would be 1 long too */
+    EXPECT(s.bm == 64 && s.bn == 128, "256x256x512: %d x %d", s.bm, s.bn);
     s = sk_plan_make(512, 512, 16384, h100, -1); /* pieces of 16 k-tiles: 128 x 128 stays */
     EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 8, "512x512x16384: %d x %d ways %d", s.bm, s.bn,
            s.ways);
-    s = sk_plan_make(128, 128, 8192, h100, -1); /* 1 pair either way: 64 x 128 would not cut fewer */
+    s = sk_plan_make(128, 128, 8192, h100, -1); /* 1 pair either way: 64 x 128 would not cut fewer,
+                                                   64 x 64 into pieces of 3-4 k-tiles */
     EXPECT(s.bm == 128 && s.bn == 128 && s.pairs == 1, "128x128x8192: %d x %d pairs %d", s.bm, s.bn,
            s.pairs);
     s = sk_plan_make(64, 8192, 8192, h100, 2); /* M <= 64: 64 x 128, pairs along N share A */

@@ -467,7 +467,7 @@ if [ ! -x "$plan" ]; then
 else
     for c in "8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
         "512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
-        "256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K (8 iterations per cluster), 0 whole, split-K" \
+        "256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
         "16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
