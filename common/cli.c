@@ -12,7 +12,8 @@ void cli_usage(FILE *f, const char *prog)
             "  C[M,N] = A[M,K] * B[N,K]^T in fp16 with fp32 accumulation; default %d %d %d\n"
             "  --check MODE   exact | random | both | none   (default both)\n"
             "  --baseline B   cuBLAS to compare with: default (cublasGemmEx's default algorithm),\n"
-            "                 best (fastest of cuBLASLt's heuristic candidates) or both (default both)\n"
+            "                 best (fastest of cuBLASLt's heuristic candidates), both (default), or\n"
+            "                 none (no cuBLAS: checked against fp64 on samples and itself only)\n"
             "  --reps N       timed runs of the step and of cuBLAS, interleaved (default 30; 0 = no timing)\n"
             "  --warmup N     untimed runs of each first (default 5)\n"
             "  --seed N       seed of the input data (default 1)\n"
@@ -106,14 +107,15 @@ int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
             i++;
         } else if (!strcmp(a, "--baseline")) {
             if (!val) {
-                snprintf(err, errlen, "--baseline needs default, best or both");
+                snprintf(err, errlen, "--baseline needs default, best, both or none");
                 return -1;
             }
             if (!strcmp(val, "default")) o->baseline = BASELINE_DEFAULT;
             else if (!strcmp(val, "best")) o->baseline = BASELINE_BEST;
             else if (!strcmp(val, "both")) o->baseline = BASELINE_BOTH;
+            else if (!strcmp(val, "none")) o->baseline = BASELINE_NONE;
             else {
-                snprintf(err, errlen, "--baseline needs default, best or both, got '%s'", val);
+                snprintf(err, errlen, "--baseline needs default, best, both or none, got '%s'", val);
                 return -1;
             }
             i++;

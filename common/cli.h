@@ -10,8 +10,12 @@
 typedef enum { CHECK_BOTH, CHECK_EXACT, CHECK_RANDOM, CHECK_NONE } check_mode;
 
 /* Which cuBLAS the step is held to: cublasGemmEx's default algorithm, the
- * fastest of cuBLASLt's heuristic candidates for the shape, or both. */
-typedef enum { BASELINE_BOTH, BASELINE_DEFAULT, BASELINE_BEST } baseline_mode;
+ * fastest of cuBLASLt's heuristic candidates for the shape, both, or none
+ * (no cuBLAS kernel runs: the step is checked against the fp64 reference on
+ * sampled rows and columns and against itself, and timed alone; for
+ * compute-sanitizer runs, whose reports would otherwise hold cuBLAS's
+ * kernels too). */
+typedef enum { BASELINE_BOTH, BASELINE_DEFAULT, BASELINE_BEST, BASELINE_NONE } baseline_mode;
 
 typedef struct {
     int M, N, K;

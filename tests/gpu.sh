@@ -135,6 +135,18 @@ test_step() {
                 compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \
                 --time-limit 300
         done
+        # The shapes above have at most 3 k-tiles: no stage of a ring is ever
+        # refilled. Here every ring wraps (16 k-tiles; v7: 64 x 128 tiles on 8
+        # stages, 64 x 64 split-K pieces on 13). No cuBLAS (--baseline none):
+        # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
+        local wrap=("128 256 1024")
+        [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192")
+        for shape in "${wrap[@]}"; do
+            # shellcheck disable=SC2086
+            run "compute-sanitizer --tool $tool $bin $shape --baseline none" 600 "${lock[@]}" \
+                compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \
+                --baseline none --time-limit 300
+        done
     done
 }
 

@@ -368,7 +368,8 @@ static void test_cli_options(void)
                modes[i].arg, rc, (int)o.check, (int)modes[i].mode);
     }
     static const struct { const char *arg; baseline_mode mode; } bases[] = {
-        {"default", BASELINE_DEFAULT}, {"best", BASELINE_BEST}, {"both", BASELINE_BOTH}};
+        {"default", BASELINE_DEFAULT}, {"best", BASELINE_BEST}, {"both", BASELINE_BOTH},
+        {"none", BASELINE_NONE}};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         int rc = parse_args(&o, err, sizeof err, 2, ARGS("--baseline", bases[i].arg));
         EXPECT(rc == 0 && o.baseline == bases[i].mode, "--baseline %s: rc %d, baseline %d, want %d",
