@@ -43,7 +43,9 @@
  *    64 x 128 (M <= 64) or 128 x 64 (N <= 64), so no half of every stage
  *    lies past the edge: 8 stages of 16 KB of the streamed operand instead
  *    of 6; and 64 x 64 (M <= 64) where its pairs make one wave whole, with
- *    no split-K at all. When C has a single
+ *    no split-K at all, or where a split would leave pieces of 8 k-tiles or
+ *    fewer and 64 x 64 cuts fewer, longer ones (256 x 256 x 8192: 8 pairs
+ *    in 8 pieces of 16 k-tiles, not 4 in 16 of 8). When C has a single
  *    block row the pair shares A (two N-neighbours) instead of B; a
  *    consumer whose 64 rows lie below C skips its MMAs, and an A shorter
  *    than the tile comes in one box of M rows (M = 16: 16 rows, not 64).
