@@ -217,11 +217,11 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[S
         }
         /* Pieces still short (SK_SHORT_PIECE k-tiles or fewer): 64 x 64 where its
          * pieces are at least that long, cut fewer ways. */
-        const int ways = sk_split_ways(s.pairs, s.clusters, kt);
+        const int ways_s = sk_split_ways(s.pairs, s.clusters, kt);
         const sk_plan small = sk_shape(M, N, 4, max_clusters);
         const int ways_small = sk_split_ways(small.pairs, small.clusters, kt);
-        if (ways && kt / ways <= SK_SHORT_PIECE && small.pairs <= small.clusters &&
-            ways_small < ways && (ways_small == 0 || kt / ways_small >= SK_SHORT_PIECE))
+        if (ways_s && kt / ways_s <= SK_SHORT_PIECE && small.pairs <= small.clusters &&
+            ways_small < ways_s && (ways_small == 0 || kt / ways_small >= SK_SHORT_PIECE))
             s = small;
     }
     s.k_tiles = (K + 63) / 64;
