@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench bench-awkward plot clean help ptx sass ncu diff plan bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench bench-awkward bench-random plot clean help ptx sass ncu diff plan bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -46,6 +46,8 @@ help:
 	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make bench-awkward  v6, v7 and cuBLAS over small, skinny and odd-pitch shapes -> plots/awkward.csv"
+	@echo "make bench-random [SEED=n COUNT=40 SET=aligned|any]  v4..v7 and cuBLAS over random shapes"
+	@echo "                    drawn from SEED -> plots/random.csv (SEED defaults to the date)"
 	@echo "make plot           plots/results.csv -> plots/tflops.png/.svg and plots/ratio.png/.svg,"
 	@echo "                    plots/awkward.csv -> plots/awkward_tflops/awkward_ratio (needs gnuplot)"
 	@echo "make ptx VERSION=vN    the step's PTX (each track: hopper, blackwell) -> build/<step>/<track>.ptx"
@@ -54,7 +56,8 @@ help:
 	@echo "make ncu VERSION=vN [SIZE=\"M N K\"]  Nsight Compute on one launch of the step and one of"
 	@echo "                       cuBLAS, side by side (needs ncu and a GPU; SIZE defaults to 8192^3)"
 	@echo "make diff FROM=vN TO=vM [TRACK=hopper|blackwell]  diff -u of the two steps' kernel files"
-	@echo "make plan SIZE=\"M N K\" [CLUSTERS=66]  v7's work plan for that shape, on the CPU (no GPU needed)"
+	@echo "make plan SIZE=\"M N K\" [CLUSTERS=66] [DRAM=3352]  v7's candidate plans, their modelled times"
+	@echo "                    and the one chosen, on the CPU (DRAM GB/s: 3352 H100 SXM, 4800 H200)"
 	@echo "make bw-extra       compile blackwell.cu of steps not in BW_STEPS (sm_100a, ptxas-checked)"
 	@echo "make clean          remove build/ and the step binaries"
 
@@ -151,18 +154,34 @@ build/tests/%.o: tests/%.c $(COMMON_HDR)
 build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 	$(NVCC) -o $@ $^ -lm
 
+# Random shapes from a seed (make bench-random), and v7's candidate plans
+# timed on the GPU (tools/calib.c: what the plan's cost model is fitted to).
+build/tools/shapes: tools/shapes.c build/common/verify.o build/common/f16.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ -o $@ -lm
+build/tools/calib.o: tools/calib.c $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+build/tools/calib_v7: build/tools/calib.o $(call step_objs,v7_stream_k)
+	$(NVCC) -o $@ $^ $(LDLIBS)
+
 # v7's plan on the CPU: the rule and the pieces of common/stream_k.h for any
 # shape and cluster count (tools/plan.c).
 build/tools/plan: tools/plan.c common/stream_k.h common/tile_order.h common/tmap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
+# The cost model's fit to calibration times (tools/fit.c).
+build/tools/fit: tools/fit.c common/stream_k.h common/tile_order.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ -lm
 CLUSTERS ?= 66
+DRAM ?= 3352
 plan: build/tools/plan
-	@build/tools/plan $(SIZE) $(CLUSTERS)
+	@build/tools/plan $(SIZE) $(CLUSTERS) 52428800 $(DRAM)
 
 test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) \
       build/tests/host_tests $(STREAMS_GRAPH) build/broken/v4 build/broken/v4_raster/hopper.ptx \
-      build/tools/plan
+      build/tools/plan build/tools/shapes build/tools/calib_v7 build/tools/fit
 	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
 test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4
@@ -179,6 +198,14 @@ AWKWARD_STEPS ?= v6_cluster v7_stream_k
 AWKWARD_SHAPES := 1024 1024 1024;2048 2048 2048;512 512 8192;256 256 8192;1024 1024 16384;64 8192 8192;8192 64 8192;16 8192 8192;4096 4096 4104;4104 4104 4096;3072 5120 7160
 bench-awkward: $(BINS)
 	@STEPS="$(AWKWARD_STEPS)" SHAPES="$(AWKWARD_SHAPES)" bash plots/bench.sh $(AWKWARD_CSV)
+
+RANDOM_CSV ?= plots/random.csv
+RANDOM_STEPS ?= v4_raster v5_clc v6_cluster v7_stream_k
+SEED ?= $(shell date +%Y%m%d)
+COUNT ?= 40
+SET ?= aligned
+bench-random: $(BINS) build/tools/shapes
+	@STEPS="$(RANDOM_STEPS)" SEED="$(SEED)" COUNT="$(COUNT)" SET="$(SET)" bash plots/random.sh $(RANDOM_CSV)
 
 plot:
 	bash plots/plot.sh plots/results.csv plots/tflops plots/ratio

@@ -18,6 +18,8 @@ void cli_usage(FILE *f, const char *prog)
             "  --warmup N     untimed runs of each first (default 5)\n"
             "  --seed N       seed of the input data (default 1)\n"
             "  --csv FILE     append one result row to FILE (header written if FILE is new)\n"
+            "  --energy E     on (default): after timing, each kernel alone for 1 s between two\n"
+            "                 readings of the board's energy counter; off: skip it (sweeps)\n"
             "  --time-limit S seconds any one wait for the GPU may take before the run is\n"
             "                 abandoned (exit 1); default: from the problem size (see README)\n"
             "  -h, --help     this text\n",
@@ -68,6 +70,7 @@ int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
     o->baseline = BASELINE_BOTH;
     o->time_limit = 0;
     o->seed = 1;
+    o->energy = true;
 
     const char *sizes[3];
     int nsizes = 0;
@@ -118,6 +121,14 @@ int cli_parse(int argc, char **argv, options *o, char *err, size_t errlen)
                 snprintf(err, errlen, "--baseline needs default, best, both or none, got '%s'", val);
                 return -1;
             }
+            i++;
+        } else if (!strcmp(a, "--energy")) {
+            if (!val || (strcmp(val, "on") && strcmp(val, "off"))) {
+                snprintf(err, errlen, "--energy needs on or off%s%s%s", val ? ", got '" : "",
+                         val ? val : "", val ? "'" : "");
+                return -1;
+            }
+            o->energy = !strcmp(val, "on");
             i++;
         } else if (!strcmp(a, "--time-limit")) {
             /* Whole seconds: a fraction of a second is no use against a hang. */

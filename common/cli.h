@@ -25,6 +25,7 @@ typedef struct {
     baseline_mode baseline;
     double time_limit; /* seconds for each GPU wait; 0 = wait_limit_s()   */
     uint64_t seed;
+    bool energy;       /* measure each kernel's energy alone after timing (1 s each) */
     const char *csv;   /* append a result row here, or NULL                    */
     bool help;
 } options;

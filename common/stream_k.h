@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "tile_order.h"
 
 #ifdef __CUDACC__
@@ -85,78 +86,6 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
     return s->sk_per * p + (p < s->sk_extra ? p : s->sk_extra);
 }
 
-/* The plan for an M x N x K problem on a GPU that holds `max_clusters[kind]`
- * 2-CTA clusters of this kernel at once (for each tile shape); `kind` >= 0
- * forces a tile shape (V7_TILE, for measurements), -1 lets the rule pick.
- *  - Tile shape: 64 x 128 when M <= 64 and 128 x 64 when N <= 64: a
- *    skinny problem streams the long operand once from DRAM, and its speed
- *    is the bytes in flight per SM; the half of a 128-row tile that lies
- *    past the edge would take half of every stage. With M <= 64, 64 x 64
- *    instead where its pairs make one wave of whole pairs (15/16 of the
- *    clusters or more, none left over): no split-K fixup at all (H200, 64 x
- *    64 against 64 x 128 split 2 ways: 16 x 8192 x 8192 0.896-0.904 against
- *    0.836-0.844 of cuBLAS, 64 x 8192 x 8192 0.913-0.916 against 0.863-0.864,
- *    8 x 8192 x 8192 1.016-1.019 against 0.933-0.944; but 16 x 4096 x 14336,
- *    split either way, 0.921-0.927 against 0.931-0.935, and 32 x 14336 x
- *    4096, 1.7 waves, 0.876-0.879 against 0.981-0.986). Otherwise 128 x 256 (v6's
- *    tile) when its pairs fill at least 3/4 of a wave and N > 128, else
- *    128 x 128: twice the pairs to spread over the SMs (less splitting, so
- *    less fixup), half the wasted columns when N is small. And when even
- *    128 x 128 tiles leave clusters idle (split-K) and K is short (at most
- *    SK_SHORT_K k-tiles), 64 x 128: the split's fixed costs (partials
- *    written, waited for and summed, a workspace) then outweigh what the
- *    larger tile saves per k-tile (H100, ratio to cuBLAS, 128 x 128 / 64 x
- *    128: 1024^3 0.47 / 0.80, 768 x 768 x 2048 0.63 / 0.87, 1024 x 1024 x
- *    4096 0.65 / 0.72, 512 x 512 x 8192 0.75 / 0.74, 1024 x 1024 x 16384
- *    0.84 / 0.74). Over a long K the other way: 128 x 256, split-K too,
- *    when its pieces still have SK_LONG_PIECE k-tiles or more; it reads
- *    a quarter less from L2 per MMA (1024 x 1024 x 16384: 16 pairs cut in 4
- *    pieces of 64 k-tiles, 0.91 of cuBLAS; 32 pairs of 128 x 128 cut in 2,
- *    0.86; 512 x 512 x 8192: 16 pieces of 8 k-tiles, 0.75, against 0.83).
- *    And over a long K but very few pairs, 64 x 128 again when the
- *    128 x 128 pieces would be shorter than SK_SHORT_PIECE k-tiles and
- *    64 x 128 cuts fewer ways: 256 x 256 x 8192, 2 pairs cut in 33 pieces
- *    of 3-4 k-tiles, ran 0.50-0.51 of cuBLAS on an H100 and 0.56-0.57 on
- *    an H200; 4 pairs of 64 x 128 cut in 16 pieces of 8 k-tiles 0.66-0.73
- *    and 0.81-0.82 (256 x 256 x 16384: 0.61-0.63 -> 0.80-0.81, 0.58 ->
- *    0.77-0.78; 256 x 384 x 8192: 0.64 -> 0.71-0.73, 0.59-0.60 ->
- *    0.68-0.74); with pieces of 16 k-tiles 128 x 128 stays ahead (512 x
- *    512 x 8192 on the H100: 0.86-0.87 against 0.85-0.86). Where the
- *    pieces are still SK_SHORT_PIECE k-tiles or fewer, 64 x 64 when it cuts
- *    fewer ways into pieces at least that long: fewer partials to write,
- *    wait for and add, at the price of more bytes per MMA (H100, v7's time
- *    in us, 64 x 64 against the plan before, two runs each: 256 x 256 x
- *    8192 (16 pieces of 8 k-tiles -> 8 of 16) 14.7, 13.8 against 15.4,
- *    16.2; 128 x 256 x 8192 (33 of 3-4 -> 16 of 8) 14.0, 15.4 against
- *    17.9, 18.2; 256 x 512 x 8192 (128 x 128, 16 of 8 -> 4 of 32) 17.0,
- *    16.5 against 19.0, 18.8; 192 x 256 x 8192 14.4, 14.5 against 14.8,
- *    14.6. Not with longer pieces: 256 x 256 x 16384, 16 of 16, 18.4
- *    against 17.8-17.9; 512 x 512 x 8192 24.7-24.8 against 19.9).
- *  - Pairs share B (2 M-neighbours) unless C has one block row: then they
- *    share A (2 N-neighbours), so the second CTA does not sit past the edge.
- *  - Stream-K covers the last, partial wave: with w full waves and a
- *    remainder of r pairs (0 < r), the last r pairs are stream-K when they
- *    fill at least half a wave (every cluster gets 1/2 to 1 pair's worth of
- *    iterations); a smaller remainder takes one full wave with it (when
- *    w >= 1: 1 to 1.5 pairs' worth), so that a pair is split at most three
- *    ways either way and its owner adds at most two partials. With no full
- *    wave, all pairs are stream-K (split-K, each pair the same number of
- *    ways, see below) unless they fill at least 15/16 of the wave (2048^3:
- *    64 pairs). With full waves, stream-K is used only where the idle part
- *    of the last wave is worth at least SK_MIN_GAIN k-tiles of a pair:
- *    (clusters - r) / clusters * k_tiles >= SK_MIN_GAIN. The stream-K tail costs about that
- *    much (its partials, its waits, its staggered k-tiles in L2): on an
- *    H100, v7 at 4096^3 (3 waves and 58 of 66 pairs: 7.8 k-tiles idle) ran
- *    0.947 of cuBLAS with it against v6's 0.978; at 8192^3 (62 k-tiles
- *    idle) 1.041 against 1.020. The stream-K pairs come last, so the whole
- *    pairs before them run in waves in the tile order's L2-friendly
- *    patches; dealt out first, the pieces of 1.5 waves of pairs at
- *    staggered k-tiles outgrew the L2 (v7 at 4096^3 read 334 MB from DRAM,
- *    v6 164 MB). */
-#define SK_MIN_GAIN 20
-#define SK_SHORT_K 64
-#define SK_LONG_PIECE 32
-#define SK_SHORT_PIECE 8
 static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
@@ -172,90 +101,258 @@ static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK
     return s;
 }
 
-/* Split-K's ways for `pairs` pairs on `clusters` clusters over `k_tiles`
- * k-tiles: clusters / pairs, at most k_tiles; 0 when the pairs are not
- * split-K: a wave or more, nearly a wave (15/16), or fewer than 2 ways. */
-static inline int sk_split_ways(int pairs, int clusters, int k_tiles)
+/* A candidate plan: a tile shape and how the pairs' k-tiles are cut among
+ * the clusters:
+ *  - SK_WHOLE ("dp"): whole pairs only, dealt out round robin (data-parallel);
+ *  - SK_STREAM ("sk"): the pairs of the last, partial wave stream-K (all
+ *    pairs, when there is less than a wave), the others whole;
+ *  - SK_STREAM_WAVE ("skw"): the same with one full wave more stream-K;
+ *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces. */
+enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_MODES };
+static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
+typedef struct {
+    int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
+} sk_cand;
+
+/* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
+ * s->ways chosen): iterations, and no cluster without work. */
+static inline void sk_finish(sk_plan *s)
 {
-    if (pairs >= clusters || pairs * 16 >= clusters * 15)
-        return 0;
-    const int ways = clusters / pairs < k_tiles ? clusters / pairs : k_tiles;
-    return ways >= 2 ? ways : 0;
+    s->sk_iters = (int64_t)s->sk_pairs * s->k_tiles;
+    if (s->ways)
+        s->clusters = s->pairs * s->ways;
+    /* No more clusters than pairs, nor than iterations when all are
+     * stream-K (then no range is empty). */
+    if (s->sk_pairs == 0 && s->pairs < s->clusters)
+        s->clusters = s->pairs;
+    if (s->sk_pairs == s->pairs && s->sk_iters < s->clusters)
+        s->clusters = (int)s->sk_iters;
+    s->sk_per = s->sk_iters / s->clusters;
+    s->sk_extra = (int)(s->sk_iters % s->clusters);
 }
 
-static inline sk_plan sk_plan_make(int M, int N, int K, const int max_clusters[SK_KINDS], int kind)
+/* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
+ * not apply (stream-K with no partial wave, one wave more with no full one,
+ * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
+ * pairs, k-tiles)). */
+static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
+                             sk_plan *out)
 {
-    sk_plan s;
-    if (kind >= 0)
-        s = sk_shape(M, N, kind, max_clusters);
-    else if (M <= 64) {
-        const sk_plan small = sk_shape(M, N, 4, max_clusters);
-        s = sk_shape(M, N, 2, max_clusters);
-        if (small.pairs <= small.clusters && small.pairs * 16 >= small.clusters * 15)
-            s = small;
-    }
-    else if (N <= 64)
-        s = sk_shape(M, N, 3, max_clusters);
-    else {
-        const sk_plan wide = sk_shape(M, N, 0, max_clusters);
-        const int kt = (K + 63) / 64;
-        s = wide;
-        if (4 * s.pairs < 3 * s.clusters || N <= 128) {
-            s = sk_shape(M, N, 1, max_clusters);
-            /* Would these 128 x 128 pairs be split-K (see below), and how
-             * many ways would 128 x 256 and 64 x 128 pairs be? */
-            const sk_plan narrow = sk_shape(M, N, 2, max_clusters);
-            const int split = sk_split_ways(s.pairs, s.clusters, kt);
-            const int ways = sk_split_ways(wide.pairs, wide.clusters, kt);
-            const int ways64 = sk_split_ways(narrow.pairs, narrow.clusters, kt);
-            if (split && kt <= SK_SHORT_K)
-                s = narrow;
-            else if (split && N > 128 && ways && kt / ways >= SK_LONG_PIECE)
-                s = wide;
-            else if (split && kt / split < SK_SHORT_PIECE && ways64 < split)
-                s = narrow;
-        }
-        /* Pieces still short (SK_SHORT_PIECE k-tiles or fewer): 64 x 64 where its
-         * pieces are at least that long, cut fewer ways. */
-        const int ways_s = sk_split_ways(s.pairs, s.clusters, kt);
-        const sk_plan small = sk_shape(M, N, 4, max_clusters);
-        const int ways_small = sk_split_ways(small.pairs, small.clusters, kt);
-        if (ways_s && kt / ways_s <= SK_SHORT_PIECE && small.pairs <= small.clusters &&
-            ways_small < ways_s && (ways_small == 0 || kt / ways_small >= SK_SHORT_PIECE))
-            s = small;
-    }
+    if (c.kind < 0 || c.kind >= SK_KINDS || c.mode < 0 || c.mode >= SK_MODES)
+        return -1;
+    sk_plan s = sk_shape(M, N, c.kind, max_clusters);
     s.k_tiles = (K + 63) / 64;
     s.ways = 0;
+    s.sk_pairs = 0;
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
-    if (rem == 0)
-        s.sk_pairs = 0;
-    else if (waves == 0) { /* split-K, unless the pairs (nearly) fill the wave */
-        /* Each pair split the same number of ways, ways = clusters / pairs (at
-         * most k_tiles), on that many times the pairs' clusters, one piece
-         * each (sk_work_of): every pair is cut at the same k-tiles, so the
-         * clusters on pairs that share A or B rows read the same k-tile at
-         * the same time, once from DRAM. Ranges of equal length over all the
-         * clusters start each at its own k-tile instead (v7 at 1024 x 1024 x
-         * 16384 on an H100, 66 clusters: 0.60 of cuBLAS). */
-        s.ways = sk_split_ways(s.pairs, s.clusters, s.k_tiles);
-        s.sk_pairs = s.ways ? s.pairs : 0;
-        if (s.ways)
-            s.clusters = s.pairs * s.ways;
+    if (c.mode == SK_STREAM) {
+        if (rem == 0)
+            return -1;
+        s.sk_pairs = rem;
+    } else if (c.mode == SK_STREAM_WAVE) {
+        if (rem == 0 || waves == 0)
+            return -1;
+        s.sk_pairs = rem + s.clusters;
+    } else if (c.mode == SK_SPLIT) {
+        if (s.pairs >= s.clusters || c.ways < 2 || c.ways > s.clusters / s.pairs || c.ways > s.k_tiles)
+            return -1;
+        s.ways = c.ways;
+        s.sk_pairs = s.pairs;
     }
-    else if ((int64_t)(s.clusters - rem) * s.k_tiles < (int64_t)SK_MIN_GAIN * s.clusters)
-        s.sk_pairs = 0;
+    sk_finish(&s);
+    *out = s;
+    return 0;
+}
+
+/* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
+ * the decomposition left to the plan: mode -1) or "RxC:MODE", MODE one of dp,
+ * sk, skw, splitW (W >= 2). 0, or -1 for anything else. Host only. */
+static inline int sk_cand_parse(const char *v, sk_cand *c)
+{
+    int r, col, n = 0;
+    c->kind = c->mode = -1;
+    c->ways = 0;
+    if (sscanf(v, "%dx%d%n", &r, &col, &n) != 2)
+        return -1;
+    for (int i = 0; i < SK_KINDS; i++)
+        if (sk_tile[i][0] == r && sk_tile[i][1] == col)
+            c->kind = i;
+    if (c->kind < 0)
+        return -1;
+    const char *m = v + n;
+    if (!*m)
+        return 0;
+    if (*m++ != ':')
+        return -1;
+    for (int i = 0; i < SK_SPLIT; i++)
+        if (!strcmp(m, sk_mode_name[i]))
+            c->mode = i;
+    if (c->mode < 0 && !strncmp(m, "split", 5)) {
+        int w, k = 0;
+        if (sscanf(m + 5, "%d%n", &w, &k) == 1 && !m[5 + k] && w >= 2 && m[5] >= '0' && m[5] <= '9') {
+            c->mode = SK_SPLIT;
+            c->ways = w;
+        }
+    }
+    return c->mode < 0 ? -1 : 0;
+}
+
+/* Its name, the form sk_cand_parse reads. Host only. */
+static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
+{
+    if (c.mode == SK_SPLIT)
+        snprintf(buf, n, "%dx%d:split%d", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways);
     else
-        s.sk_pairs = 2 * rem >= s.clusters ? rem : rem + s.clusters;
-    s.sk_iters = (int64_t)s.sk_pairs * s.k_tiles;
-    /* No cluster without work: no more clusters than pairs, nor than
-     * iterations when all are stream-K (then no range is empty). */
-    if (s.sk_pairs == 0 && s.pairs < s.clusters)
-        s.clusters = s.pairs;
-    if (s.sk_pairs == s.pairs && s.sk_iters < s.clusters)
-        s.clusters = (int)s.sk_iters;
-    s.sk_per = s.sk_iters / s.clusters;
-    s.sk_extra = (int)(s.sk_iters % s.clusters);
-    return s;
+        snprintf(buf, n, "%dx%d:%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode]);
+}
+
+/* ---- the cost model: which candidate plan runs fastest -------------------
+ *
+ * For each candidate (tile shape x decomposition, sk_cand), a modelled time
+ * in ns: a fixed cost per launch, then the busiest cluster's time, or the
+ * DRAM's where that is longer. A cluster's time adds, for each piece of work
+ * it does, a cost per k-tile of its tile shape (the MMAs of both CTAs and the
+ * stream of stages feeding them) and a cost per piece (filling the ring,
+ * draining the accumulators through the epilogue); and for split pairs the
+ * fixup: fp32 partials written and read through L2 (per byte) and a wait
+ * per flag. Where stream-K ranges run side by side at staggered k-tiles,
+ * their operands are read from DRAM again unless L2 holds what the ranges
+ * between them read (sk_dram_bytes).
+ * The constants (sk_model_sm90) are fitted to v7's measured times of every
+ * candidate on a set of shapes (tools/calib.c on the GPU, tools/fit.c on the
+ * CPU; plots/NOTES.md says how and the fit's data is plots/calib_*.csv). */
+typedef struct {
+    double k_tile[SK_KINDS]; /* ns per k-tile of a pair, by tile shape            */
+    double piece[SK_KINDS];  /* ns per piece of work: ring fill, epilogue         */
+    double launch;           /* ns per call: launch, set-up, the first loads      */
+    double partial_byte;     /* ns per byte of a CTA's fp32 partial, written or read */
+    double fixup;            /* ns per call with partials: the workspace, flags   */
+    double flag;             /* ns per flag waited for                            */
+    double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
+    double l2_eff;           /* the share of L2 that holds operands for reuse     */
+} sk_model;
+
+/* What a plan needs to know of the GPU. */
+typedef struct {
+    int max_clusters[SK_KINDS]; /* 2-CTA clusters of each kernel held at once */
+    double dram_bytes_per_ns;   /* peak DRAM bandwidth (GB/s)                 */
+    double l2_bytes;
+} sk_gpu;
+
+/* Fitted on an H100 SXM (tools/fit.c over plots/calib_h100.csv). */
+static const sk_model sk_model_sm90 = {
+    {656.0, 378.0, 259.0, 293.0, 175.0}, /* k_tile */
+    {1300.0, 400.0, 400.0, 400.0, 400.0}, /* piece */
+    7000.0, 0.02, 1000.0, 500.0, 0.8, 0.5};
+
+/* DRAM bytes of a plan's stream-K ranges beyond reading their operands
+ * once: ranges run side by side at staggered k-tiles, so a range's operand
+ * tiles are read again unless L2 still holds them from a neighbour's visit,
+ * i.e. unless what all ranges read in between (their working set, at most the
+ * stream-K pairs' rows of A and B) fits in the part of L2 left to operands. */
+static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, const sk_model *m)
+{
+    if (!s->sk_pairs || s->ways)
+        return 0; /* split-K's pieces of a pair start together: read once */
+    const double rows = s->share_b ? 2.0 * s->bm + s->bn : s->bm + 2.0 * s->bn; /* per pair */
+    const double iter_bytes = rows * 64 * 2;                                    /* per k-tile */
+    const double per = (double)s->sk_iters / s->clusters;
+    const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * 2.0 * s->sk_pairs
+                                        : (double)s->n_blocks * s->bn + s->bm * 2.0 * s->sk_pairs;
+    const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
+    const double footprint = (pair_rows < all_rows ? pair_rows : all_rows) * (double)K * 2;
+    double working = s->clusters * per * iter_bytes;
+    if (working > footprint)
+        working = footprint;
+    const double room = m->l2_eff * g->l2_bytes;
+    return working <= room ? 0.0 : (double)s->sk_iters * iter_bytes * (1.0 - room / working);
+}
+
+/* The modelled time of plan s, in ns: the whole pairs' waves, then the
+ * stream-K or split-K pieces, each phase as long as its busiest cluster or
+ * its DRAM bytes take, whichever is longer. */
+static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
+                                 const sk_model *m)
+{
+    const double kt = s->k_tiles, tk = m->k_tile[s->kind], tp = m->piece[s->kind];
+    const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
+    const double bw = g->dram_bytes_per_ns * m->dram_eff;
+    const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
+    const int whole = s->pairs - s->sk_pairs;
+    const int waves = (whole + s->clusters - 1) / s->clusters;
+    double t_whole = waves * (kt * tk + tp), t_split = 0;
+    const double d_whole = once * whole / bw;
+    if (t_whole < d_whole)
+        t_whole = d_whole;
+    if (s->ways) { /* split-K: one piece each; write, wait for all, add 1/ways of each */
+        t_split = (int)((kt + s->ways - 1) / s->ways) * tk + tp + 2 * part + s->ways * m->flag;
+    } else if (s->sk_pairs) {
+        /* A range: sk_pairs / clusters pairs' k-tiles, touching one pair more;
+         * an owner adds the partials of the clusters / sk_pairs ranges (at
+         * least one) that share its pair. Neither depends on K: a longer K
+         * never costs less. */
+        const double per = (double)((s->sk_iters + s->clusters - 1) / s->clusters);
+        const double share = (double)s->sk_pairs / s->clusters;
+        const double pieces = share + 1;
+        const double added = share > 1 ? 1 : 1 / share;
+        t_split = per * tk + pieces * tp + (1 + added) * (part + m->flag);
+    }
+    const double d_split = (once * s->sk_pairs + sk_reread_bytes(s, K, g, m)) / bw;
+    if (t_split < d_split)
+        t_split = d_split;
+    return m->launch + (s->sk_pairs ? m->fixup : 0) + t_whole + t_split;
+}
+
+/* Calls f(cand, plan, arg) for every candidate that applies to the shape,
+ * of tile shape `kind` only when kind >= 0: each tile shape whole-pair,
+ * stream-K, stream-K with one wave more, and split-K in every number of ways
+ * that fits. */
+static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
+                                void (*f)(sk_cand, const sk_plan *, void *), void *arg)
+{
+    for (int k = 0; k < SK_KINDS; k++) {
+        if (kind >= 0 && k != kind)
+            continue;
+        for (int mode = 0; mode < SK_MODES; mode++) {
+            const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
+            for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
+                const sk_cand c = {k, mode, w};
+                sk_plan s;
+                if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
+                    f(c, &s, arg);
+                else if (mode == SK_SPLIT)
+                    break; /* more ways do not fit either */
+            }
+        }
+    }
+}
+
+typedef struct {
+    int M, N, K;
+    const sk_gpu *g;
+    const sk_model *m;
+    double best_ns;
+    sk_plan best;
+} sk_choice;
+
+static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
+{
+    sk_choice *ch = (sk_choice *)arg;
+    const double t = sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m);
+    (void)c;
+    if (t < ch->best_ns) { /* ties: the first candidate, the larger tile */
+        ch->best_ns = t;
+        ch->best = *s;
+    }
+}
+
+/* The plan for an M x N x K problem: the candidate of least modelled time
+ * (of tile shape `kind` only, when kind >= 0: V7_TILE). */
+static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const sk_model *m, int kind)
+{
+    sk_choice ch = {M, N, K, g, m, 1e300, {0}};
+    sk_each_cand(M, N, K, g, kind, sk_consider, &ch);
+    return ch.best;
 }
 
 /* A piece of work: pair `pair`, k-tiles kb .. ke - 1; pair < 0: none left. */

@@ -293,6 +293,7 @@ static void test_cli_defaults(void)
     EXPECT(o.time_limit == 0, "time_limit %g, want 0 (from the problem size)", o.time_limit);
     EXPECT(o.seed == 1, "seed %llu, want 1", (unsigned long long)o.seed);
     EXPECT(o.csv == NULL, "csv not NULL");
+    EXPECT(o.energy, "energy off, want on");
     EXPECT(!o.help, "help set");
     end();
 }
@@ -352,6 +353,8 @@ static void test_cli_errors(void)
     CLI_ERROR("cli_error_warmup_missing", "--warmup", NULL, "8", "8", "8", "--warmup");
     CLI_ERROR("cli_error_seed_negative", "--seed", NULL, "--seed", "-2");
     CLI_ERROR("cli_error_csv_missing", "--csv", NULL, "--csv");
+    CLI_ERROR("cli_error_energy_bad_value", "--energy", "maybe", "--energy", "maybe");
+    CLI_ERROR("cli_error_energy_missing", "--energy", NULL, "8", "8", "8", "--energy");
     CLI_ERROR("cli_error_csv_empty", "--csv", NULL, "8", "8", "8", "--csv", "");
 }
 
@@ -376,7 +379,11 @@ static void test_cli_options(void)
                bases[i].arg, rc, (int)o.baseline, (int)bases[i].mode);
         EXPECT(o.check == CHECK_BOTH, "--baseline %s changed check to %d", bases[i].arg, (int)o.check);
     }
-    int rc = parse_args(&o, err, sizeof err, 2, ARGS("--time-limit", "7"));
+    int rc = parse_args(&o, err, sizeof err, 2, ARGS("--energy", "off"));
+    EXPECT(rc == 0 && !o.energy, "--energy off: rc %d energy %d", rc, (int)o.energy);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--energy", "on"));
+    EXPECT(rc == 0 && o.energy, "--energy on: rc %d energy %d", rc, (int)o.energy);
+    rc = parse_args(&o, err, sizeof err, 2, ARGS("--time-limit", "7"));
     EXPECT(rc == 0 && o.time_limit == 7.0, "--time-limit 7: rc %d time_limit %g", rc, o.time_limit);
     rc = parse_args(&o, err, sizeof err, 2, ARGS("--reps", "0"));
     EXPECT(rc == 0 && o.reps == 0, "--reps 0: rc %d reps %d", rc, o.reps);
@@ -834,12 +841,10 @@ static void test_scheduler(void)
  * stream-K piece, and a cluster has at most one; every owner's contributor
  * list (sk_next_contributor) is the contributors' first stream-K pieces, in
  * order, exactly covering the rest of its pair, and every contributor piece
- * is added by exactly one owner; with at least one full wave a pair is split
- * at most three ways; with stream-K on, the clusters' iteration counts
- * differ by at most one; no cluster is without work. */
-static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], int kind)
+ * is added by exactly one owner; with stream-K on, the clusters' iteration
+ * counts differ by at most one; no cluster is without work. */
+static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk_plan s)
 {
-    const sk_plan s = sk_plan_make(M, N, K, clusters, kind);
     const int maxc = clusters[s.kind];
     EXPECT(s.clusters >= 1 && s.clusters <= maxc, "%dx%dx%d: %d clusters of %d", M, N, K,
            s.clusters, maxc);
@@ -923,12 +928,11 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], in
      * ways (as many as fit, at most its k-tiles), at the same k-tiles, one
      * piece per cluster, the pair's pieces on consecutive clusters in k
      * order; the reduce-scatter's column slices cover the tile once. */
-    if (s.sk_pairs == s.pairs && s.pairs < maxc) {
-        const int w = s.clusters / s.pairs;
-        EXPECT(s.ways == w && w >= 2 && s.clusters % s.pairs == 0 &&
-               (w == s.k_tiles || s.clusters + s.pairs > maxc),
-               "%dx%dx%d: %d clusters (ways %d) for %d pairs of %d k-tiles (of %d)", M, N, K,
-               s.clusters, s.ways, s.pairs, s.k_tiles, maxc);
+    if (s.ways) {
+        const int w = s.ways;
+        EXPECT(w >= 2 && w <= s.k_tiles && s.sk_pairs == s.pairs && s.clusters == s.pairs * w &&
+               s.clusters <= maxc, "%dx%dx%d: %d clusters (ways %d) for %d pairs of %d k-tiles (of %d)",
+               M, N, K, s.clusters, s.ways, s.pairs, s.k_tiles, maxc);
         for (int p = 0; p < s.clusters && !cur_failed; p++) {
             const sk_work a = sk_work_of(&s, p, 0), b = sk_work_of(&s, p, 1);
             const sk_work prev = p % w ? sk_work_of(&s, p - 1, 0) : (sk_work){p / w, 0, 0};
@@ -952,11 +956,7 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], in
             }
             EXPECT(next == g, "ways %d: slices of %d units end at %d", w, g, next);
         }
-    } else
-        EXPECT(s.ways == 0, "%dx%dx%d: ways %d without split-K", M, N, K, s.ways);
-    if (s.pairs >= s.clusters)
-        for (int u = 0; u < s.sk_pairs && !cur_failed; u++)
-            EXPECT(ways[u] <= 3, "%dx%dx%d: stream-K pair %d split %d ways", M, N, K, u, ways[u]);
+    }
     for (size_t i = 0; i < units && !cur_failed; i++)
         EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
                i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
@@ -964,6 +964,31 @@ out:
     free(seen);
     free(ways);
     free(used);
+}
+
+/* Every candidate of a shape, checked as a plan (sk_each_cand's callback). */
+typedef struct {
+    int M, N, K, n;
+    const int *clusters;
+} cand_check;
+
+static void check_cand(sk_cand c, const sk_plan *s, void *arg)
+{
+    cand_check *x = arg;
+    EXPECT(s->kind == c.kind && s->ways == (c.mode == SK_SPLIT ? c.ways : 0) &&
+           (c.mode == SK_WHOLE) == (s->sk_pairs == 0), "%dx%dx%d: candidate %d/%d/%d made kind %d "
+           "ways %d sk %d", x->M, x->N, x->K, c.kind, c.mode, c.ways, s->kind, s->ways, s->sk_pairs);
+    check_stream_k(x->M, x->N, x->K, x->clusters, *s);
+    x->n++;
+}
+
+static sk_gpu gpu_of(const int clusters[SK_KINDS], double dram)
+{
+    sk_gpu g;
+    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = clusters[k];
+    g.dram_bytes_per_ns = dram;
+    g.l2_bytes = 50.0 * (1 << 20);
+    return g;
 }
 
 static void test_stream_k(void)
@@ -974,144 +999,112 @@ static void test_stream_k(void)
         {64, 8192, 8192},   {8192, 64, 8192},  {16, 8192, 8192},   {4096, 4096, 4104},
         {4104, 4104, 4096}, {8192, 8192, 8192}, {4096, 14336, 4096}, {16384, 4096, 14336},
         {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
-        {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64}};
+        {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64},
+        {352, 3032, 14064}, {3744, 1080, 968}, {144, 3320, 7880},  {2048, 8192, 28672}};
     static const int gpus[][SK_KINDS] = {{66, 66, 66, 66, 66}, {60, 62, 61, 63, 64}, {1, 1, 1, 1, 1},
                                          {2, 3, 2, 3, 2}, {7, 7, 7, 7, 7}, {132, 132, 132, 132, 132}};
-    begin("stream_k_units_once"); /* the rule's tile shape, then each shape forced (V7_TILE) */
+    /* The model's plan (each tile shape forced, then free), and every candidate. */
+    begin("stream_k_units_once");
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
-        for (size_t g = 0; g < sizeof gpus / sizeof gpus[0] && !cur_failed; g++)
+        for (size_t gi = 0; gi < sizeof gpus / sizeof gpus[0] && !cur_failed; gi++) {
+            const int M = shapes[i][0], N = shapes[i][1], K = shapes[i][2];
+            const sk_gpu g = gpu_of(gpus[gi], 3352);
             for (int kind = -1; kind < SK_KINDS && !cur_failed; kind++)
-                check_stream_k(shapes[i][0], shapes[i][1], shapes[i][2], gpus[g], kind);
+                check_stream_k(M, N, K, gpus[gi], sk_plan_make(M, N, K, &g, &sk_model_sm90, kind));
+            cand_check x = {M, N, K, 0, gpus[gi]};
+            sk_each_cand(M, N, K, &g, -1, check_cand, &x);
+            EXPECT(x.n >= SK_KINDS, "%dx%dx%d: %d candidates", M, N, K, x.n);
+        }
     end();
 
-    /* The rule, on an H100's 66 clusters. */
-    begin("stream_k_rule");
+    /* Candidates by name (V7_TILE), both ways, and what does not apply. */
+    begin("stream_k_candidates");
     const int h100[SK_KINDS] = {66, 66, 66, 66, 66};
-    sk_plan s = sk_plan_make(8192, 8192, 8192, h100, -1);
-    /* 1024 pairs: 15 waves and 34 pairs, half a wave or more: those 34 are stream-K. */
-    EXPECT(s.bn == 256 && s.share_b && s.pairs == 1024 && s.sk_pairs == 34 &&
-           s.clusters == 66 && s.k_tiles == 128, "8192^3: bn %d share_b %d pairs %d sk %d",
-           s.bn, s.share_b, s.pairs, s.sk_pairs);
-    EXPECT(s.sk_iters == 34 * 128 && sk_begin(&s, 66) == s.sk_iters, "8192^3: iterations");
-    EXPECT(sk_piece(&s, 0, 0).pair == 1024 - 34, "8192^3: stream-K pairs come last");
-    s = sk_plan_make(2048, 2048, 2048, h100, -1); /* 64 pairs: 3/4 of a wave or more, 256 wide */
-    EXPECT(s.bn == 256 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64,
-           "2048^3: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
-    /* 16 pairs of 256: too few; 32 of 128, to be cut in 2, over 16 k-tiles: 64 x 128, 64 pairs */
-    s = sk_plan_make(1024, 1024, 1024, h100, -1);
-    EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 64 && s.sk_pairs == 0 && s.clusters == 64 &&
-           s.ways == 0, "1024^3: %d x %d pairs %d sk %d clusters %d ways %d", s.bm, s.bn, s.pairs,
-           s.sk_pairs, s.clusters, s.ways);
-    s = sk_plan_make(1024, 1024, 4096, h100, -1); /* 64 k-tiles: still short */
-    EXPECT(s.bm == 64 && s.bn == 128, "1024^2 x 4096: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(1024, 1024, 4160, h100, -1); /* 65 k-tiles: 128 x 128, split in 2 */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 2, "1024^2 x 4160: %d x %d ways %d", s.bm, s.bn,
-           s.ways);
-    s = sk_plan_make(1024, 1024, 8192, h100, -1); /* 128 x 256 pieces of 32 k-tiles: long enough */
-    EXPECT(s.bm == 128 && s.bn == 256 && s.pairs == 16 && s.ways == 4,
-           "1024^2 x 8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
-    s = sk_plan_make(1024, 1024, 8128, h100, -1); /* pieces of 31 k-tiles: 128 x 128 */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 2, "1024^2 x 8128: %d x %d ways %d", s.bm,
-           s.bn, s.ways);
-    s = sk_plan_make(1024, 1024, 16384, h100, -1);
-    EXPECT(s.bn == 256 && s.ways == 4, "1024^2 x 16384: bn %d ways %d", s.bn, s.ways);
-    s = sk_plan_make(2048, 1024, 2048, h100, -1); /* 64 pairs of 128 x 128 fill the wave: no split */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 0, "2048x1024x2048: %d x %d", s.bm, s.bn);
-    /* 8 pairs of 128 k-tiles, cut in 8 (128 x 256: 16 pieces of 8 k-tiles, too short) */
-    s = sk_plan_make(512, 512, 8192, h100, -1);
-    EXPECT(s.bn == 128 && s.pairs == 8 && s.clusters == 64 && s.ways == 8 &&
-           sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16,
-           "512x512x8192: bn %d pairs %d clusters %d", s.bn, s.pairs, s.clusters);
-    /* 2 pairs of 128 x 128 would be cut in 33 pieces of 3-4 k-tiles, 4 pairs of 64 x 128 in 16
-     * of 8: 64 x 64, 8 pairs in 8 pieces of 16 */
-    s = sk_plan_make(256, 256, 8192, h100, -1);
-    EXPECT(s.bm == 64 && s.bn == 64 && s.share_b && s.pairs == 8 && s.ways == 8 && s.clusters == 64,
-           "256x256x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
-    s = sk_plan_make(128, 256, 8192, h100, -1); /* 64 x 128: 33 pieces of 3-4; 64 x 64: 16 of 8 */
-    EXPECT(s.bm == 64 && s.bn == 64 && s.pairs == 4 && s.ways == 16,
-           "128x256x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
-    s = sk_plan_make(256, 512, 8192, h100, -1); /* 128 x 128: 16 pieces of 8; 64 x 64: 4 of 32 */
-    EXPECT(s.bm == 64 && s.bn == 64 && s.pairs == 16 && s.ways == 4,
-           "256x512x8192: %d x %d pairs %d ways %d", s.bm, s.bn, s.pairs, s.ways);
-    s = sk_plan_make(256, 256, 16384, h100, -1); /* 64 x 128's pieces of 16: long enough */
-    EXPECT(s.bm == 64 && s.bn == 128 && s.ways == 16, "256x256x16384: %d x %d ways %d", s.bm, s.bn,
-           s.ways);
-    s = sk_plan_make(256, 384, 8192, h100, -1); /* pieces of 11-12 k-tiles: 64 x 128 stays */
-    EXPECT(s.bm == 64 && s.bn == 128 && s.ways == 11, "256x384x8192: %d x %d ways %d", s.bm, s.bn,
-           s.ways);
-    s = sk_plan_make(256, 256, 512, h100, -1); /* 8 k-tiles: 64 x 64 pieces would be 1 long too */
-    EXPECT(s.bm == 64 && s.bn == 128, "256x256x512: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(512, 512, 16384, h100, -1); /* pieces of 16 k-tiles: 128 x 128 stays */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.ways == 8, "512x512x16384: %d x %d ways %d", s.bm, s.bn,
-           s.ways);
-    s = sk_plan_make(128, 128, 8192, h100, -1); /* 1 pair either way: 64 x 128 would not cut fewer,
-                                                   64 x 64 into pieces of 3-4 k-tiles */
-    EXPECT(s.bm == 128 && s.bn == 128 && s.pairs == 1, "128x128x8192: %d x %d pairs %d", s.bm, s.bn,
-           s.pairs);
-    s = sk_plan_make(64, 8192, 8192, h100, 2); /* M <= 64: 64 x 128, pairs along N share A */
-    EXPECT(s.kind == 2 && s.bm == 64 && s.bn == 128 && !s.share_b && s.pairs == 32 &&
-           s.sk_pairs == 32 && s.ways == 2, "64x8192x8192: %d x %d share_b %d pairs %d",
-           s.bm, s.bn, s.share_b, s.pairs);
-    /* ... but 64 x 64 where its pairs make one wave, whole: 64 pairs on 66. */
-    s = sk_plan_make(64, 8192, 8192, h100, -1);
-    EXPECT(s.kind == 4 && s.bm == 64 && s.bn == 64 && !s.share_b && s.pairs == 64 &&
-           s.sk_pairs == 0 && s.ways == 0 && s.clusters == 64, "64x8192x8192: %d x %d pairs %d",
-           s.bm, s.bn, s.pairs);
-    s = sk_plan_make(16, 8192, 8192, h100, -1);
-    EXPECT(s.kind == 4 && s.a_rows == 16, "16x8192x8192: %d x %d", s.bm, s.bn);
-    const int h100_60[SK_KINDS] = {66, 66, 66, 66, 60}; /* 64 pairs > 60 clusters: not one wave */
-    s = sk_plan_make(16, 8192, 8192, h100_60, -1);
-    EXPECT(s.kind == 2, "16x8192x8192 on 60 clusters: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(16, 7680, 8192, h100, -1); /* 60 pairs on 66: 60 * 16 < 66 * 15 */
-    EXPECT(s.kind == 2, "16x7680x8192: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(16, 8064, 8192, h100, -1); /* 63 pairs on 66: 1008 >= 990 */
-    EXPECT(s.kind == 4, "16x8064x8192: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(16, 4096, 14336, h100, -1); /* 32 pairs of 64 x 64: split, 64 x 128 */
-    EXPECT(s.kind == 2, "16x4096x14336: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(32, 14336, 4096, h100, -1); /* 112 pairs of 64 x 64: 1.7 waves, 64 x 128 */
-    EXPECT(s.kind == 2, "32x14336x4096: %d x %d", s.bm, s.bn);
-    s = sk_plan_make(8192, 64, 8192, h100, -1); /* N <= 64: 128 x 64 */
-    EXPECT(s.kind == 3 && s.bm == 128 && s.bn == 64 && s.share_b && s.pairs == 32 && s.ways == 2,
-           "8192x64x8192: %d x %d pairs %d", s.bm, s.bn, s.pairs);
-    s = sk_plan_make(8192, 65, 8192, h100, -1); /* N = 65: 128 x 128 */
-    EXPECT(s.kind == 1, "8192x65x8192: %d x %d", s.bm, s.bn);
+    for (int k = 0; k < SK_KINDS; k++)
+        for (int m = 0; m < SK_MODES; m++) {
+            const sk_cand c = {k, m, m == SK_SPLIT ? 7 : 0};
+            char name[32];
+            sk_cand_name(c, name, sizeof name);
+            sk_cand d;
+            EXPECT(sk_cand_parse(name, &d) == 0 && d.kind == k && d.mode == m && d.ways == c.ways,
+                   "%s: parsed as %d/%d/%d", name, d.kind, d.mode, d.ways);
+        }
+    sk_cand c;
+    EXPECT(sk_cand_parse("64x128", &c) == 0 && c.kind == 2 && c.mode == -1, "64x128: %d/%d", c.kind, c.mode);
+    static const char *const bad[] = {"", "64x", "96x128", "128x256:", "128x256:xx", "128x256:split",
+                                      "128x256:split1", "128x256:split-2", "128x256:split2x",
+                                      "128x256:dpx", "128x256 "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        EXPECT(sk_cand_parse(bad[i], &c) == -1, "'%s' accepted", bad[i]);
+    sk_plan s;
+    /* 8192^3: 1024 pairs of 128 x 256, 15 waves and 34 */
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0}, &s) == 0 && s.sk_pairs == 34 &&
+           s.clusters == 66, "8192^3 sk: %d", s.sk_pairs);
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0}, &s) == 0 &&
+           s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2}, &s) == -1, "8192^3 split");
+    /* 8448 x 8192: 33 x 32 = 1056 pairs = 16 waves: no partial wave to stream */
+    EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0}, &s) == -1, "16 waves, sk");
+    /* 1536 x 2048: 48 pairs, less than a wave: stream-K over all, split up to 66 / 48 = 1 way */
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM, 0}, &s) == 0 && s.sk_pairs == 48 &&
+           s.clusters == 66, "48 pairs, sk: %d on %d", s.sk_pairs, s.clusters);
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM_WAVE, 0}, &s) == -1, "48 pairs, skw");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_SPLIT, 2}, &s) == -1, "48 pairs, split2");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_WHOLE, 0}, &s) == 0 && s.clusters == 48,
+           "48 pairs, dp: %d clusters", s.clusters);
+    /* 512 x 512 x 8192 (128 x 128): 8 pairs of 128 k-tiles, up to 8 ways; not beyond the k-tiles */
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8}, &s) == 0 && s.clusters == 64 &&
+           sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16, "512^2 x 8192 split8");
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 9}, &s) == -1, "split9 of 8 pairs");
+    EXPECT(sk_plan_of(512, 512, 128, h100, (sk_cand){1, SK_SPLIT, 3}, &s) == -1, "split3 of 2 k-tiles");
+    end();
+
+    /* The cost model: its choice is the least of its candidates; more k-tiles
+     * never cost less; and the choices the measurements behind it show. */
+    begin("stream_k_model");
+    const sk_gpu h1 = gpu_of(h100, 3352), h2 = gpu_of(h100, 4800);
+    uint64_t rng = 12345;
+    for (int i = 0; i < 3000 && !cur_failed; i++) {
+        const int M = 1 + (int)(rng_next(&rng) % 16384), N = 1 + (int)(rng_next(&rng) % 16384);
+        const int K = 1 + (int)(rng_next(&rng) % 16384);
+        const sk_gpu *g = i % 2 ? &h1 : &h2;
+        const sk_plan a = sk_plan_make(M, N, K, g, &sk_model_sm90, -1);
+        const sk_plan b = sk_plan_make(M, N, K + 64, g, &sk_model_sm90, -1);
+        const double ta = sk_model_ns(&a, M, N, K, g, &sk_model_sm90);
+        const double tb = sk_model_ns(&b, M, N, K + 64, g, &sk_model_sm90);
+        EXPECT(tb >= ta, "%dx%dx%d: %.0f ns, with K + 64 %.0f ns", M, N, K, ta, tb);
+        for (int k = 0; k < SK_KINDS; k++) {
+            const sk_plan f = sk_plan_make(M, N, K, g, &sk_model_sm90, k);
+            EXPECT(f.kind == k && sk_model_ns(&f, M, N, K, g, &sk_model_sm90) >= ta,
+                   "%dx%dx%d: tile %d beats the choice", M, N, K, k);
+        }
+    }
+    /* Measured on an H100 (tools/calib.c, plots/calib_h100.csv): a long K
+     * whose stream-K ranges outgrow L2 runs its last wave whole (2048 x 8192
+     * x 28672: 1197 us whole, 1522 us stream-K); few pairs over a long K
+     * split (512 x 1024 x 8192: 80 us whole, 30 us in 8 ways); N = 376 in
+     * 128-column tiles, not 256 (9576 x 376 x 6784: 95 us against 130 us);
+     * 8192^3 in v6's tile. */
+    s = sk_plan_make(2048, 8192, 28672, &h1, &sk_model_sm90, -1);
+    EXPECT(s.sk_pairs == 0 && s.bn == 256, "2048x8192x28672: sk %d bn %d", s.sk_pairs, s.bn);
+    s = sk_plan_make(512, 1024, 8192, &h1, &sk_model_sm90, -1);
+    EXPECT(s.ways >= 4, "512x1024x8192: ways %d", s.ways);
+    s = sk_plan_make(9576, 376, 6784, &h1, &sk_model_sm90, -1);
+    EXPECT(s.bn == 128, "9576x376x6784: bn %d", s.bn);
+    s = sk_plan_make(8192, 8192, 8192, &h1, &sk_model_sm90, -1);
+    EXPECT(s.bm == 128 && s.bn == 256 && s.share_b, "8192^3: %d x %d", s.bm, s.bn);
     /* Rows of A a stage holds: M rounded up to 8 when C is one block row
-     * shorter than the tile, else the tile's. */
-    s = sk_plan_make(16, 8192, 8192, h100, -1);
+     * shorter than a 64-row tile, else the tile's. */
+    s = sk_plan_make(16, 8192, 8192, &h1, &sk_model_sm90, 4);
     EXPECT(s.a_rows == 16 && !s.share_b, "16 x 8192 x 8192: a_rows %d", s.a_rows);
-    s = sk_plan_make(1, 1000, 1000, h100, -1);
+    s = sk_plan_make(1, 1000, 1000, &h1, &sk_model_sm90, 2);
     EXPECT(s.a_rows == 8, "1 x 1000 x 1000: a_rows %d", s.a_rows);
-    s = sk_plan_make(33, 2048, 8192, h100, 4);
+    s = sk_plan_make(33, 2048, 8192, &h1, &sk_model_sm90, 4);
     EXPECT(s.a_rows == 40 && s.bm == 64, "33 x 2048 x 8192 (64 x 64): a_rows %d", s.a_rows);
-    s = sk_plan_make(64, 8192, 8192, h100, -1);
-    EXPECT(s.a_rows == 64, "64 x 8192 x 8192: a_rows %d", s.a_rows);
-    s = sk_plan_make(100, 8192, 8192, h100, 1); /* 128-row tiles: two half boxes, as before */
+    s = sk_plan_make(100, 8192, 8192, &h1, &sk_model_sm90, 1); /* 128-row tiles: two half boxes */
     EXPECT(s.a_rows == 128 && s.m_blocks == 1, "100 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
-    s = sk_plan_make(16, 8192, 8192, h100, 1);
-    EXPECT(s.a_rows == 128, "16 x 8192 x 8192 forced 128 x 128: a_rows %d", s.a_rows);
-    s = sk_plan_make(200, 8192, 8192, h100, 1);
+    s = sk_plan_make(200, 8192, 8192, &h1, &sk_model_sm90, 1);
     EXPECT(s.a_rows == 128 && s.share_b, "200 x 8192 x 8192 (128 x 128): a_rows %d", s.a_rows);
-    s = sk_plan_make(1024, 1024, 1024, h100, 2); /* forced (V7_TILE=64x128): 64 pairs, no split */
-    EXPECT(s.bm == 64 && s.bn == 128 && s.pairs == 64 && s.sk_pairs == 0 && s.ways == 0,
-           "1024^3 as 64 x 128: pairs %d sk %d", s.pairs, s.sk_pairs);
-    /* 256 pairs: 3 waves and 58; the 8 idle clusters' share, 8/66 of 64 k-tiles,
-     * is less than SK_MIN_GAIN: whole pairs only. */
-    s = sk_plan_make(4096, 4096, 4096, h100, -1);
-    EXPECT(s.bn == 256 && s.sk_pairs == 0 && s.clusters == 66, "4096^3: sk %d", s.sk_pairs);
-    /* The same wave shape with 4 times the k-tiles (31 idle): stream-K, the 58 pairs. */
-    s = sk_plan_make(4096, 4096, 16384, h100, -1);
-    EXPECT(s.sk_pairs == 58, "4096 x 4096 x 16384: sk %d", s.sk_pairs);
-    s = sk_plan_make(4104, 4104, 4096, h100, -1); /* 289 pairs: 4 waves and 25: 25 + 66 */
-    EXPECT(s.sk_pairs == 25 + 66, "4104 x 4104 x 4096: sk %d", s.sk_pairs);
-    s = sk_plan_make(16384, 16384, 16384, h100, -1); /* 4096 pairs: 62 waves and 4, so 4 + 66 */
-    EXPECT(s.bn == 256 && s.sk_pairs == 4 + 66, "16384^3: sk %d", s.sk_pairs);
-    s = sk_plan_make(128 * 2 * 131, 256, 8192, h100, -1); /* 131 pairs: 65 of 66 in the last wave */
-    EXPECT(s.pairs == 131 && s.sk_pairs == 0, "131 pairs: sk %d", s.sk_pairs);
-    s = sk_plan_make(128 * 2 * 132, 256, 64, h100, -1); /* 132 pairs: 2 full waves */
-    EXPECT(s.pairs == 132 && s.sk_pairs == 0 && s.clusters == 66, "132 pairs: sk %d", s.sk_pairs);
-    s = sk_plan_make(256, 256, 64, h100, -1); /* 2 pairs of 128 x 128: no split of one k-tile */
-    EXPECT(s.bn == 128 && s.pairs == 2 && s.sk_pairs == 0 && s.ways == 0 && s.clusters == 2,
-           "256x256x64: bn %d pairs %d sk %d clusters %d", s.bn, s.pairs, s.sk_pairs, s.clusters);
     end();
 }
 

@@ -1,10 +1,14 @@
 /* v7's work plan for an M x N x K problem, worked out on the CPU: no GPU needed.
  *
- *   make plan SIZE="M N K" [CLUSTERS=66]     or     build/tools/plan M N K [clusters [l2_bytes]]
+ *   make plan SIZE="M N K" [CLUSTERS=66] [DRAM=3352]
+ *   build/tools/plan M N K [clusters [l2_bytes [dram_gbps]]]
  *
- * Prints the line `V7_PLAN=1 ./v7 M N K` prints on a GPU that holds `clusters`
- * 2-CTA clusters of every v7 kernel at once (66 on an H100 SXM or an H200:
- * 132 SMs; fewer on a GPU with fewer SMs), then the waves, and what each
+ * Prints every candidate plan with its modelled time (common/stream_k.h's
+ * cost model), then the line `V7_PLAN=1 ./v7 M N K` prints (the candidate
+ * of least time) on a GPU that holds `clusters` 2-CTA clusters of every v7
+ * kernel at once (66 on an H100 SXM or an H200: 132 SMs; fewer on a GPU with
+ * fewer SMs) and whose DRAM peaks at dram_gbps GB/s (3352 on an H100 SXM,
+ * 4800 on an H200), then the waves, and what each
  * cluster does: its whole pairs, then its stream-K or split-K pieces (pair,
  * its two tiles' block coordinates, k-tiles), for the first clusters and the
  * last. The rule and the plan are common/stream_k.h's, the pair order
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 #include "../common/stream_k.h"
 #include "../common/tmap.h"
 
@@ -59,29 +64,51 @@ static void cluster(const sk_plan *s, const tile_map *pairs, int p)
     printf("%s %lld k-tiles in all\n", whole ? ";" : "", iters);
 }
 
+/* One candidate's line: its name, its modelled time, its plan. */
+typedef struct {
+    int M, N, K;
+    const sk_gpu *g;
+} shape;
+
+static void show(sk_cand c, const sk_plan *s, void *arg)
+{
+    const shape *sh = arg;
+    char name[32], line[256];
+    sk_cand_name(c, name, sizeof name);
+    sk_plan_describe(s, sh->M, sh->N, sh->K, line, sizeof line);
+    printf("candidate %-16s %9.1f us  %s\n", name,
+           sk_model_ns(s, sh->M, sh->N, sh->K, sh->g, &sk_model_sm90) * 1e-3, strchr(line, ':') + 2);
+}
+
 int main(int argc, char **argv)
 {
-    long long M, N, K, clusters = 66, l2 = 50ll << 20;
-    if (argc < 4 || argc > 6) {
-        fprintf(stderr, "plan: error: usage: %s M N K [clusters (66)] [l2_bytes (52428800)]\n",
-                argv[0]);
+    long long M, N, K, clusters = 66, l2 = 50ll << 20, dram = 3352;
+    if (argc < 4 || argc > 7) {
+        fprintf(stderr, "plan: error: usage: %s M N K [clusters (66)] [l2_bytes (52428800)] "
+                        "[dram_gbps (3352)]\n", argv[0]);
         return 2;
     }
     if (arg(argv[1], "M", 1, INT_MAX, &M) || arg(argv[2], "N", 1, INT_MAX, &N) ||
         arg(argv[3], "K", 1, INT_MAX, &K) ||
         (argc > 4 && arg(argv[4], "clusters", 1, 1024, &clusters)) ||
-        (argc > 5 && arg(argv[5], "l2_bytes", 1, LLONG_MAX, &l2)))
+        (argc > 5 && arg(argv[5], "l2_bytes", 1, LLONG_MAX, &l2)) ||
+        (argc > 6 && arg(argv[6], "dram_gbps", 1, 1000000, &dram)))
         return 2;
-    int max_clusters[SK_KINDS];
-    for (int k = 0; k < SK_KINDS; k++) max_clusters[k] = (int)clusters;
-    const sk_plan s = sk_plan_make((int)M, (int)N, (int)K, max_clusters, -1);
+    sk_gpu g;
+    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = (int)clusters;
+    g.l2_bytes = (double)l2;
+    g.dram_bytes_per_ns = (double)dram;
+    const shape sh = {(int)M, (int)N, (int)K, &g};
+    sk_each_cand(sh.M, sh.N, sh.K, &g, -1, show, (void *)&sh);
+    const sk_plan s = sk_plan_make((int)M, (int)N, (int)K, &g, &sk_model_sm90, -1);
     if ((long long)s.m_blocks * s.n_blocks > INT_MAX) {
         fprintf(stderr, "plan: error: %d x %d tiles exceed a 1D grid\n", s.m_blocks, s.n_blocks);
         return 2;
     }
     char line[256];
     sk_plan_describe(&s, (int)M, (int)N, (int)K, line, sizeof line);
-    printf("v7 plan: %s\n", line);
+    printf("v7 plan: %s (modelled %.1f us)\n", line,
+           sk_model_ns(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90) * 1e-3);
 
     const tile_map pairs = sk_pair_order(&s, (int)K, l2, 0);
     printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "

@@ -459,7 +459,7 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 typedef struct {
     int ready; /* written last (release), read first (acquire) */
     int l2;
-    int max_clusters[SK_KINDS]; /* per tile shape, sk_tile's order */
+    sk_gpu gpu; /* what the plan's cost model needs: clusters per tile shape, DRAM, L2 */
 } device_facts;
 static device_facts facts[MAX_DEVICES];
 
@@ -490,12 +490,17 @@ static cudaError_t get_facts(const device_facts **out)
     device_facts *f = &facts[dev];
     if (!__atomic_load_n(&f->ready, __ATOMIC_ACQUIRE)) {
         /* Two threads may both get here: they write the same values. */
+        int khz, bits;
         CUDA_TRY(cudaDeviceGetAttribute(&f->l2, cudaDevAttrL2CacheSize, dev));
-        CUDA_TRY((max_clusters_of<128, 256>(&f->max_clusters[0])));
-        CUDA_TRY((max_clusters_of<128, 128>(&f->max_clusters[1])));
-        CUDA_TRY((max_clusters_of<64, 128>(&f->max_clusters[2])));
-        CUDA_TRY((max_clusters_of<128, 64>(&f->max_clusters[3])));
-        CUDA_TRY((max_clusters_of<64, 64>(&f->max_clusters[4])));
+        CUDA_TRY(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev));
+        CUDA_TRY(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+        f->gpu.l2_bytes = f->l2;
+        f->gpu.dram_bytes_per_ns = 2.0 * khz * 1e3 * (bits / 8) * 1e-9; /* double data rate */
+        CUDA_TRY((max_clusters_of<128, 256>(&f->gpu.max_clusters[0])));
+        CUDA_TRY((max_clusters_of<128, 128>(&f->gpu.max_clusters[1])));
+        CUDA_TRY((max_clusters_of<64, 128>(&f->gpu.max_clusters[2])));
+        CUDA_TRY((max_clusters_of<128, 64>(&f->gpu.max_clusters[3])));
+        CUDA_TRY((max_clusters_of<64, 64>(&f->gpu.max_clusters[4])));
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
@@ -521,24 +526,21 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
  * an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
 #define FLAG_BYTES 4096
 
-/* V7_TILE=RxC (one of sk_tile's shapes, e.g. 64x128) forces the tile shape,
- * to measure what the rule's choice is worth; unset: the rule picks. An
- * unknown shape is an error. */
-static cudaError_t forced_kind(int *kind)
+/* V7_TILE=RxC[:MODE] (one of sk_tile's shapes, e.g. 64x128, optionally
+ * with the decomposition, e.g. 128x128:split4; sk_cand_parse) forces the
+ * plan, to measure what the plan's choice is worth; unset: the plan picks.
+ * An unknown shape, or a candidate that does not apply to the problem, is an
+ * error. */
+static cudaError_t forced_cand(sk_cand *c)
 {
     const char *v = getenv("V7_TILE");
-    *kind = -1;
+    c->kind = c->mode = -1;
     if (!v || !*v)
         return cudaSuccess;
-    for (int i = 0; i < SK_KINDS; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "%dx%d", sk_tile[i][0], sk_tile[i][1]);
-        if (!strcmp(v, name)) {
-            *kind = i;
-            return cudaSuccess;
-        }
-    }
-    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64\n", v);
+    if (sk_cand_parse(v, c) == 0)
+        return cudaSuccess;
+    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64, "
+                    "optionally with :dp, :sk, :skw or :splitW\n", v);
     return cudaErrorInvalidValue;
 }
 
@@ -547,9 +549,15 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 {
     const device_facts *f;
     CUDA_TRY(get_facts(&f));
-    int kind;
-    CUDA_TRY(forced_kind(&kind));
-    const sk_plan plan = sk_plan_make(M, N, K, f->max_clusters, kind);
+    sk_cand forced;
+    CUDA_TRY(forced_cand(&forced));
+    sk_plan plan;
+    if (forced.mode < 0) /* the candidate of least modelled time (of the forced tile shape) */
+        plan = sk_plan_make(M, N, K, &f->gpu, &sk_model_sm90, forced.kind);
+    else if (sk_plan_of(M, N, K, f->gpu.max_clusters, forced, &plan) != 0) {
+        fprintf(stderr, "error: V7_TILE=%s does not apply to %d x %d x %d\n", getenv("V7_TILE"), M, N, K);
+        return cudaErrorInvalidValue;
+    }
     if ((int64_t)plan.m_blocks * plan.n_blocks > INT32_MAX) {
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", plan.m_blocks, plan.n_blocks);
         return cudaErrorInvalidValue;

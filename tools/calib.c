@@ -1,0 +1,180 @@
+/* Times v7's candidate plans on the GPU: the measurements its plan's cost
+ * model is fitted to (common/stream_k.h, sk_model), and what each candidate
+ * is worth on a shape.
+ *
+ *   build/tools/calib_v7 [--all] < shapes      (one "M N K [CAND ...]" per line)
+ *
+ * For each line: each candidate named (V7_TILE's form, e.g. 128x256:dp or
+ * 64x128:split4; "auto" is the plan's own choice), or with --all and no names
+ * every candidate of every tile shape (dp, sk, skw, split 2 .. clusters /
+ * pairs ways), is timed: 3 calls to warm up, then the median of 15 calls,
+ * the candidates' calls interleaved, inputs rotated through copies that
+ * together outgrow the L2, random data. One CSV
+ * line per candidate on stdout: M,N,K,cand,ms (no time and "n/a" where v7
+ * refuses the candidate: it does not apply to the shape on this GPU). --all
+ * tries the candidates that apply on a GPU of 66 clusters (132 SMs). */
+#define _POSIX_C_SOURCE 200809L
+#include "../common/matmul.h"
+#include "../common/check.h"
+#include "../common/verify.h"
+#include "../common/stream_k.h"
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdbool.h>
+
+#define WARMUP 3
+#define REPS 15
+#define MAX_SETS 8
+#define MAX_CANDS 512
+
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    int M, N, K, nsets;
+    f16 *A[MAX_SETS], *B[MAX_SETS], *C;
+    cudaStream_t stream;
+} problem;
+
+/* Makes candidate `cand` ("auto": the plan's own) the one v7 runs. */
+static void set_cand(const char *cand)
+{
+    if (strcmp(cand, "auto")) setenv("V7_TILE", cand, 1);
+    else unsetenv("V7_TILE");
+}
+
+/* Times the n candidates of one shape, interleaved (one call of each per
+ * round, the order rotating, all queued back to back with an event between
+ * calls, as the driver times) so that all see the same clocks and power
+ * state; prints one line each. A candidate v7 refuses (it does not apply to
+ * the shape) returns before any launch and leaves no CUDA error. */
+static void time_cands(problem *p, char **cands, int n)
+{
+    static bool ok[MAX_CANDS];
+    static int who[MAX_CANDS * REPS];
+    static float ms[MAX_CANDS][REPS];
+    static cudaEvent_t ev[MAX_CANDS * REPS + 1];
+    static int have;
+    for (; have < n * REPS + 1; have++) CUDA_CHECK(cudaEventCreate(&ev[have]));
+    for (int c = 0; c < n; c++) {
+        set_cand(cands[c]);
+        ok[c] = matmul(p->A[0], p->B[0], p->C, p->M, p->N, p->K, p->stream) == cudaSuccess;
+        for (int i = 1; ok[c] && i < WARMUP; i++)
+            CUDA_CHECK(matmul(p->A[i % p->nsets], p->B[i % p->nsets], p->C, p->M, p->N, p->K, p->stream));
+    }
+    int e = 0;
+    CUDA_CHECK(cudaEventRecord(ev[0], p->stream));
+    for (int r = 0; r < REPS; r++)
+        for (int j = 0; j < n; j++) {
+            const int c = (r + j) % n;
+            if (!ok[c]) continue;
+            set_cand(cands[c]);
+            CUDA_CHECK(matmul(p->A[r % p->nsets], p->B[r % p->nsets], p->C, p->M, p->N, p->K, p->stream));
+            who[e++] = c;
+            CUDA_CHECK(cudaEventRecord(ev[e], p->stream));
+        }
+    CUDA_CHECK(cudaEventSynchronize(ev[e]));
+    int got[MAX_CANDS] = {0};
+    for (int i = 0; i < e; i++) {
+        const int c = who[i];
+        CUDA_CHECK(cudaEventElapsedTime(&ms[c][got[c]++], ev[i], ev[i + 1]));
+    }
+    for (int c = 0; c < n; c++) {
+        if (!ok[c]) {
+            printf("%d,%d,%d,%s,,n/a\n", p->M, p->N, p->K, cands[c]);
+            continue;
+        }
+        qsort(ms[c], REPS, sizeof(float), cmp_float);
+        printf("%d,%d,%d,%s,%.5f\n", p->M, p->N, p->K, cands[c], ms[c][REPS / 2]);
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    const int all = argc == 2 && !strcmp(argv[1], "--all");
+    if (argc > 2 || (argc == 2 && !all)) {
+        fprintf(stderr, "calib: error: usage: %s [--all] < lines of M N K [CAND ...]\n", argv[0]);
+        return 2;
+    }
+    int dev;
+    size_t l2 = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    int l2i;
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2i, cudaDevAttrL2CacheSize, dev));
+    l2 = (size_t)l2i;
+    problem p;
+    memset(&p, 0, sizeof p);
+    CUDA_CHECK(cudaStreamCreate(&p.stream));
+    printf("M,N,K,cand,ms\n");
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        char *save, *tok = strtok_r(line, " \t\r\n", &save);
+        if (!tok || tok[0] == '#') continue;
+        int dims[3];
+        for (int i = 0; i < 3; i++) {
+            if (!tok || (dims[i] = atoi(tok)) < 1) {
+                fprintf(stderr, "calib: error: a line must start with M N K >= 1\n");
+                return 2;
+            }
+            tok = i < 2 ? strtok_r(NULL, " \t\r\n", &save) : tok;
+        }
+        p.M = dims[0], p.N = dims[1], p.K = dims[2];
+        const size_t a = (size_t)p.M * p.K, b = (size_t)p.N * p.K;
+        p.nsets = (int)ceil(2.0 * (double)l2 / (double)((a + b) * 2));
+        p.nsets = p.nsets < 1 ? 1 : p.nsets > MAX_SETS ? MAX_SETS : p.nsets;
+        f16 *h = malloc((a > b ? a : b) * sizeof(f16));
+        if (!h) {
+            fprintf(stderr, "calib: error: out of host memory\n");
+            return 1;
+        }
+        for (int s = 0; s < p.nsets; s++) {
+            CUDA_CHECK(cudaMalloc((void **)&p.A[s], a * sizeof(f16)));
+            CUDA_CHECK(cudaMalloc((void **)&p.B[s], b * sizeof(f16)));
+            fill_random(h, a, 2 * (uint64_t)s + 1);
+            CUDA_CHECK(cudaMemcpy(p.A[s], h, a * sizeof(f16), cudaMemcpyHostToDevice));
+            fill_random(h, b, 2 * (uint64_t)s + 2);
+            CUDA_CHECK(cudaMemcpy(p.B[s], h, b * sizeof(f16), cudaMemcpyHostToDevice));
+        }
+        free(h);
+        CUDA_CHECK(cudaMalloc((void **)&p.C, (size_t)p.M * p.N * sizeof(f16)));
+        static char names[MAX_CANDS][32];
+        char *cands[MAX_CANDS];
+        int n = 0;
+        while ((tok = strtok_r(NULL, " \t\r\n", &save)) && n < MAX_CANDS) {
+            snprintf(names[n], sizeof names[n], "%s", tok);
+            cands[n] = names[n];
+            n++;
+        }
+        if (!n && all) {
+            snprintf(names[n], sizeof names[n], "auto");
+            cands[n] = names[n];
+            n++;
+            sk_gpu g;
+            for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = 66;
+            for (int k = 0; k < SK_KINDS; k++)
+                for (int m = 0; m < SK_MODES; m++)
+                    for (int w = m == SK_SPLIT ? 2 : 0; w <= (m == SK_SPLIT ? 66 : 0) && n < MAX_CANDS; w++) {
+                        const sk_cand c = {k, m, w};
+                        sk_plan plan;
+                        if (sk_plan_of(p.M, p.N, p.K, g.max_clusters, c, &plan) != 0) continue;
+                        sk_cand_name(c, names[n], sizeof names[n]);
+                        cands[n] = names[n];
+                        n++;
+                    }
+        }
+        time_cands(&p, cands, n);
+        for (int s = 0; s < p.nsets; s++) {
+            CUDA_CHECK(cudaFree(p.A[s]));
+            CUDA_CHECK(cudaFree(p.B[s]));
+        }
+        CUDA_CHECK(cudaFree(p.C));
+    }
+    return 0;
+}

@@ -1,0 +1,144 @@
+/* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
+ * of candidate plans, on the CPU:
+ *
+ *   build/tools/fit DRAM_GBPS L2_BYTES calib.csv...
+ *
+ * The CSVs are tools/calib.c's output on one GPU (M,N,K,cand,ms; 66 clusters
+ * of every kernel, as on an H100 SXM or an H200). The fit starts from
+ * sk_model_sm90 and moves one constant at a time by a factor, keeping any
+ * move that lowers the sum of squared log errors (modelled / measured time),
+ * with ever finer factors until none helps. It prints the constants as C,
+ * the error, and for every shape with several candidates measured the
+ * model's pick against the fastest measured: the time lost by choosing by
+ * the model. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/stream_k.h"
+
+#define MAX_ROWS 20000
+
+typedef struct {
+    int M, N, K;
+    sk_plan plan;
+    double ms;
+} row;
+
+static row rows[MAX_ROWS];
+static int nrows;
+
+static double loss(const sk_model *m, const sk_gpu *g)
+{
+    double e = 0;
+    for (int i = 0; i < nrows; i++) {
+        const double d = log(sk_model_ns(&rows[i].plan, rows[i].M, rows[i].N, rows[i].K, g, m) * 1e-6 /
+                             rows[i].ms);
+        e += d * d;
+    }
+    return e;
+}
+
+static int params(sk_model *m, double **p)
+{
+    int n = 0;
+    for (int k = 0; k < SK_KINDS; k++) p[n++] = &m->k_tile[k];
+    for (int k = 0; k < SK_KINDS; k++) p[n++] = &m->piece[k];
+    p[n++] = &m->launch;
+    p[n++] = &m->partial_byte;
+    p[n++] = &m->fixup;
+    p[n++] = &m->flag;
+    p[n++] = &m->dram_eff;
+    p[n++] = &m->l2_eff;
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "fit: error: usage: %s DRAM_GBPS L2_BYTES calib.csv...\n", argv[0]);
+        return 2;
+    }
+    sk_gpu g;
+    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = 66;
+    g.dram_bytes_per_ns = atof(argv[1]);
+    g.l2_bytes = atof(argv[2]);
+    for (int a = 3; a < argc; a++) {
+        FILE *f = fopen(argv[a], "r");
+        if (!f) {
+            fprintf(stderr, "fit: error: cannot open %s\n", argv[a]);
+            return 1;
+        }
+        char line[512];
+        while (fgets(line, sizeof line, f) && nrows < MAX_ROWS) {
+            row r;
+            char cand[64];
+            if (sscanf(line, "%d,%d,%d,%63[^,],%lf", &r.M, &r.N, &r.K, cand, &r.ms) != 5) continue;
+            sk_cand c;
+            if (sk_cand_parse(cand, &c) != 0 || c.mode < 0) continue; /* "auto": no candidate */
+            if (sk_plan_of(r.M, r.N, r.K, g.max_clusters, c, &r.plan) != 0) continue;
+            rows[nrows++] = r;
+        }
+        fclose(f);
+    }
+    sk_model m = sk_model_sm90;
+    double *p[32];
+    const int np = params(&m, p);
+    double best = loss(&m, &g);
+    for (double step = 0.5; step > 0.002; step /= 2) {
+        int moved = 1;
+        for (int round = 0; moved && round < 200; round++) {
+            moved = 0;
+            for (int i = 0; i < np; i++)
+                for (int dir = -1; dir <= 1; dir += 2) {
+                    const double keep = *p[i];
+                    *p[i] = keep * (dir > 0 ? 1 + step : 1 / (1 + step));
+                    if (p[i] == &m.dram_eff && *p[i] > 1) *p[i] = 1;
+                    if (p[i] == &m.l2_eff && *p[i] > 1) *p[i] = 1;
+                    const double e = loss(&m, &g);
+                    if (e < best - 1e-12) {
+                        best = e;
+                        moved = 1;
+                    } else
+                        *p[i] = keep;
+                }
+        }
+    }
+    printf("rows %d, rms log error %.4f\n", nrows, sqrt(best / nrows));
+    printf("{{%.1f, %.1f, %.1f, %.1f, %.1f}, /* k_tile */\n", m.k_tile[0], m.k_tile[1], m.k_tile[2],
+           m.k_tile[3], m.k_tile[4]);
+    printf(" {%.1f, %.1f, %.1f, %.1f, %.1f}, /* piece */\n", m.piece[0], m.piece[1], m.piece[2],
+           m.piece[3], m.piece[4]);
+    printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
+           m.dram_eff, m.l2_eff);
+
+    /* Per shape: the model's pick among the measured candidates, and the fastest. */
+    double lost = 0;
+    int shapes = 0;
+    for (int i = 0; i < nrows;) {
+        int j = i;
+        while (j < nrows && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K) j++;
+        if (j - i >= 2) {
+            int pick = i, fast = i;
+            double pt = 1e300;
+            for (int r = i; r < j; r++) {
+                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, &g, &m);
+                if (t < pt) pt = t, pick = r;
+                if (rows[r].ms < rows[fast].ms) fast = r;
+            }
+            char a[256], b[256];
+            sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
+            sk_plan_describe(&rows[fast].plan, rows[i].M, rows[i].N, rows[i].K, b, sizeof b);
+            printf("%5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)%s\n", rows[i].M, rows[i].N,
+                   rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3, rows[fast].ms / rows[pick].ms,
+                   pick == fast ? "" : "");
+            if (pick != fast) printf("      pick    %s\n      fastest %s\n", a, b);
+            lost += log(rows[fast].ms / rows[pick].ms);
+            shapes++;
+        }
+        i = j;
+    }
+    printf("%d shapes: the picks run %.3f of the fastest measured (geometric mean)\n", shapes,
+           exp(lost / (shapes ? shapes : 1)));
+    return 0;
+}
