@@ -1,10 +1,11 @@
 /* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
  * of candidate plans, on the CPU:
  *
- *   build/tools/fit DRAM_GBPS L2_BYTES calib.csv...
+ *   build/tools/fit L2_BYTES DRAM_GBPS:calib.csv...
  *
- * The CSVs are tools/calib.c's output on one GPU (M,N,K,cand,ms; 66 clusters
- * of every kernel, as on an H100 SXM or an H200). The fit starts from
+ * Each CSV is tools/calib.c's output (M,N,K,cand,ms) on a GPU of 66 clusters
+ * of every kernel (an H100 SXM or an H200), named with that GPU's peak DRAM
+ * bandwidth (3352 GB/s on an H100 SXM, 4800 on an H200): one fit to both. The fit starts from
  * sk_model_sm90 and moves one constant at a time by a factor, keeping any
  * move that lowers the sum of squared log errors (modelled / measured time),
  * with ever finer factors until none helps. It prints the constants as C,
@@ -23,16 +24,17 @@ typedef struct {
     int M, N, K;
     sk_plan plan;
     double ms;
+    const sk_gpu *g; /* the GPU it was measured on */
 } row;
 
 static row rows[MAX_ROWS];
 static int nrows;
 
-static double loss(const sk_model *m, const sk_gpu *g)
+static double loss(const sk_model *m)
 {
     double e = 0;
     for (int i = 0; i < nrows; i++) {
-        const double d = log(sk_model_ns(&rows[i].plan, rows[i].M, rows[i].N, rows[i].K, g, m) * 1e-6 /
+        const double d = log(sk_model_ns(&rows[i].plan, rows[i].M, rows[i].N, rows[i].K, rows[i].g, m) * 1e-6 /
                              rows[i].ms);
         e += d * d;
     }
@@ -55,18 +57,24 @@ static int params(sk_model *m, double **p)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "fit: error: usage: %s DRAM_GBPS L2_BYTES calib.csv...\n", argv[0]);
+    if (argc < 3) {
+        fprintf(stderr, "fit: error: usage: %s L2_BYTES DRAM_GBPS:calib.csv...\n", argv[0]);
         return 2;
     }
-    sk_gpu g;
-    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = 66;
-    g.dram_bytes_per_ns = atof(argv[1]);
-    g.l2_bytes = atof(argv[2]);
-    for (int a = 3; a < argc; a++) {
-        FILE *f = fopen(argv[a], "r");
+    static sk_gpu gpus[64];
+    for (int a = 2; a < argc && a - 2 < 64; a++) {
+        sk_gpu *g = &gpus[a - 2];
+        for (int k = 0; k < SK_KINDS; k++) g->max_clusters[k] = 66;
+        g->l2_bytes = atof(argv[1]);
+        char *colon = strchr(argv[a], ':');
+        g->dram_bytes_per_ns = colon ? atof(argv[a]) : 0;
+        if (!colon || g->dram_bytes_per_ns <= 0) {
+            fprintf(stderr, "fit: error: '%s' is not DRAM_GBPS:file\n", argv[a]);
+            return 2;
+        }
+        FILE *f = fopen(colon + 1, "r");
         if (!f) {
-            fprintf(stderr, "fit: error: cannot open %s\n", argv[a]);
+            fprintf(stderr, "fit: error: cannot open %s\n", colon + 1);
             return 1;
         }
         char line[512];
@@ -76,7 +84,8 @@ int main(int argc, char **argv)
             if (sscanf(line, "%d,%d,%d,%63[^,],%lf", &r.M, &r.N, &r.K, cand, &r.ms) != 5) continue;
             sk_cand c;
             if (sk_cand_parse(cand, &c) != 0 || c.mode < 0) continue; /* "auto": no candidate */
-            if (sk_plan_of(r.M, r.N, r.K, g.max_clusters, c, &r.plan) != 0) continue;
+            if (sk_plan_of(r.M, r.N, r.K, g->max_clusters, c, &r.plan) != 0) continue;
+            r.g = g;
             rows[nrows++] = r;
         }
         fclose(f);
@@ -84,7 +93,7 @@ int main(int argc, char **argv)
     sk_model m = sk_model_sm90;
     double *p[32];
     const int np = params(&m, p);
-    double best = loss(&m, &g);
+    double best = loss(&m);
     for (double step = 0.5; step > 0.002; step /= 2) {
         int moved = 1;
         for (int round = 0; moved && round < 200; round++) {
@@ -95,7 +104,7 @@ int main(int argc, char **argv)
                     *p[i] = keep * (dir > 0 ? 1 + step : 1 / (1 + step));
                     if (p[i] == &m.dram_eff && *p[i] > 1) *p[i] = 1;
                     if (p[i] == &m.l2_eff && *p[i] > 1) *p[i] = 1;
-                    const double e = loss(&m, &g);
+                    const double e = loss(&m);
                     if (e < best - 1e-12) {
                         best = e;
                         moved = 1;
@@ -117,20 +126,22 @@ int main(int argc, char **argv)
     int shapes = 0;
     for (int i = 0; i < nrows;) {
         int j = i;
-        while (j < nrows && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K) j++;
+        while (j < nrows && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K &&
+               rows[j].g == rows[i].g)
+            j++;
         if (j - i >= 2) {
             int pick = i, fast = i;
             double pt = 1e300;
             for (int r = i; r < j; r++) {
-                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, &g, &m);
+                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, &m);
                 if (t < pt) pt = t, pick = r;
                 if (rows[r].ms < rows[fast].ms) fast = r;
             }
             char a[256], b[256];
             sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
             sk_plan_describe(&rows[fast].plan, rows[i].M, rows[i].N, rows[i].K, b, sizeof b);
-            printf("%5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)%s\n", rows[i].M, rows[i].N,
-                   rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3, rows[fast].ms / rows[pick].ms,
+            printf("%4.0f GB/s %5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)%s\n", rows[i].g->dram_bytes_per_ns,
+                   rows[i].M, rows[i].N, rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3, rows[fast].ms / rows[pick].ms,
                    pick == fast ? "" : "");
             if (pick != fast) printf("      pick    %s\n      fastest %s\n", a, b);
             lost += log(rows[fast].ms / rows[pick].ms);
