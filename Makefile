@@ -184,7 +184,7 @@ test: $(BINS) $(STEPS:%=build/%/hopper.ptx) $(BW_STEPS:%=build/%/blackwell.ptx) 
       build/tools/plan build/tools/shapes build/tools/calib_v7 build/tools/fit
 	@STEPS="$(STEPS)" BW_STEPS="$(BW_STEPS)" bash tests/run.sh
 
-test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4
+test-gpu: $(BINS) $(STREAMS_GRAPH) build/broken/v4 build/tools/shapes
 	@STEPS="$(STEPS)" bash tests/gpu.sh
 
 BENCH_CSV ?= plots/results.csv

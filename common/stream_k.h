@@ -220,7 +220,7 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
  * between them read (sk_dram_bytes).
  * The constants (sk_model_sm90) are fitted to v7's measured times of every
  * candidate on a set of shapes (tools/calib.c on the GPU, tools/fit.c on the
- * CPU; plots/NOTES.md says how and the fit's data is plots/calib_*.csv). */
+ * CPU; plots/NOTES.md says how; the data is in plots/calib/). */
 typedef struct {
     double k_tile[SK_KINDS]; /* ns per k-tile of a pair, by tile shape            */
     double piece[SK_KINDS];  /* ns per piece of work: ring fill, epilogue         */

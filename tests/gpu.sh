@@ -68,25 +68,34 @@ expect_refusal() { # name pattern command...
 }
 
 # v7: the plan's paths, each named by its V7_PLAN line (stderr), then verified
-# like every shape: split-K over few pairs (8 ways: the reduce-scatter over
-# 8 clusters; 4 ways of 128 x 256), each tile shape (three runs force theirs
-# with V7_TILE), pairs that share A, the stream-K wave after whole pairs, a
-# single k-tile per cluster.
+# like every shape. Most are forced (V7_TILE=tile:mode, so each path is run
+# whatever the cost model prefers): split-K over few pairs (8 ways: the
+# reduce-scatter over 8 clusters; 4 ways of 128 x 256), each tile shape, pairs
+# that share A, a single k-tile per cluster, stream-K over less than a wave
+# (48 pairs on 66 clusters), over a wave and a half (skw), and a tail of 3
+# pairs cut 16 ways each (an owner adding 15 partials); the others are the
+# model's own plans.
 V7_PLANS=(
-    "512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
-    "1024 1024 16384|tiles 128 x 256, pairs share B, 16 pairs of 256 k-tiles on [0-9]+ clusters, 16 stream-K.*split-K"
-    "16 8192 8192|tiles 64 x 64, pairs share A, 64 pairs of 128 k-tiles on 64 clusters, 0 stream-K"
-    "16 4096 14336|tiles 64 x 128, pairs share A, 16 pairs of 224 k-tiles on [0-9]+ clusters, 16 stream-K.*split-K"
-    "8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "V7_TILE=128x128:split8 512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
+    "V7_TILE=128x256:split4 1024 1024 16384|tiles 128 x 256, pairs share B, 16 pairs of 256 k-tiles on 64 clusters, 16 stream-K.*split-K"
+    "V7_TILE=64x64:dp 16 8192 8192|tiles 64 x 64, pairs share A, 64 pairs of 128 k-tiles on 64 clusters, 0 stream-K"
+    "V7_TILE=64x128:split2 16 4096 14336|tiles 64 x 128, pairs share A, 16 pairs of 224 k-tiles on 32 clusters, 16 stream-K.*split-K"
+    "V7_TILE=128x64:split2 8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles on 64 clusters, 32 stream-K.*split-K"
     "1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
-    "V7_TILE=128x128 1000 1000 1000|tiles 128 x 128, pairs share B, 32 pairs of 16 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
-    "V7_TILE=128x64 400 1000 3000|tiles 128 x 64, pairs share B, 32 pairs of 47 k-tiles on [0-9]+ clusters, 32 stream-K.*split-K"
+    "V7_TILE=128x128:split2 1000 1000 1000|tiles 128 x 128, pairs share B, 32 pairs of 16 k-tiles on 64 clusters, 32 stream-K.*split-K"
+    "V7_TILE=128x64:split2 400 1000 3000|tiles 128 x 64, pairs share B, 32 pairs of 47 k-tiles on 64 clusters, 32 stream-K.*split-K"
     "4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    "256 256 512|tiles 64 x 128, pairs share B, 4 pairs of 8 k-tiles on 32 clusters, 4 stream-K.*split-K"
-    "256 256 8192|tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
-    "V7_TILE=64x128 256 256 8192|tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K \(8 iterations per cluster\), 0 whole, split-K"
+    "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on [0-9]+ clusters"
+    "V7_TILE=64x128:split8 256 256 512|tiles 64 x 128, pairs share B, 4 pairs of 8 k-tiles on 32 clusters, 4 stream-K.*split-K"
+    "V7_TILE=64x64:split8 256 256 8192|tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
+    "V7_TILE=64x128:split16 256 256 8192|tiles 64 x 128, pairs share B, 4 pairs of 128 k-tiles on 64 clusters, 4 stream-K \(8 iterations per cluster\), 0 whole, split-K"
+    "V7_TILE=128x256:sk 1536 2048 4096|tiles 128 x 256, pairs share B, 48 pairs of 64 k-tiles on 66 clusters, 48 stream-K \(46 iterations per cluster\), 0 whole"
+    "V7_TILE=128x256:skw 2304 2816 4096|tiles 128 x 256, pairs share B, 99 pairs of 64 k-tiles on 66 clusters, 99 stream-K \(96 iterations per cluster\), 0 whole"
+    "V7_TILE=128x128:sk 3744 1080 968|tiles 128 x 128, pairs share B, 135 pairs of 16 k-tiles on 66 clusters, 3 stream-K \(0 iterations per cluster\), 132 whole"
 )
+# And the model's plans on random shapes (build/tools/shapes, a fixed seed):
+# whatever it picks must verify.
+while read -r m n k; do V7_PLANS+=("$m $n $k|tiles"); done < <(build/tools/shapes 4242 12)
 run_plan() { # [VAR=value] shape plan-regex
     local out rc env=()
     local args=$1

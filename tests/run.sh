@@ -112,7 +112,7 @@ for step in $STEPS; do
 
     # Bad input: exit 2, one line on stderr saying error, nothing on stdout.
     for args in "abc 1 1" "1 2" "0 1 1" "-5 1 1" "1 1 99999999999" "8 8 8 --bogus" \
-        "8 8 8 --check maybe" "8 8 8 --baseline maybe" "8 8 8 --time-limit 0"; do
+        "8 8 8 --check maybe" "8 8 8 --baseline maybe" "8 8 8 --time-limit 0" "8 8 8 --energy maybe"; do
         name="cli $bin $args"
         # shellcheck disable=SC2086
         run_bin "$bin" $args
@@ -465,25 +465,41 @@ plan=$BUILD_DIR/tools/plan
 if [ ! -x "$plan" ]; then
     bad "$plan" "missing or not executable"
 else
-    for c in "8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
-        "512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
-        "256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
-        "16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole"; do
-        args=${c%%|*} want=${c#*|}
+    # The plan chosen is the candidate of least modelled time, of those listed.
+    for args in "8192 8192 8192" "512 512 8192" "352 3032 14064" "16 8192 8192 32" "3744 1080 968 66 52428800 4800"; do
         # shellcheck disable=SC2086
         run_bin "$plan" $args
+        least=$(sed -n 's/^candidate  *[^ ]*  *\([0-9.]*\) us .*/\1/p' "$tmp/out" | sort -g | head -n 1)
+        chosen=$(sed -n 's/^v7 plan: .*(modelled \([0-9.]*\) us)$/\1/p' "$tmp/out")
+        n=$(grep -c '^candidate ' "$tmp/out")
         if [ $rc -ne 0 ]; then bad "plan $args" "$(status $rc) (stderr: $(first "$tmp/err"))"
-        elif [ "$(head -n 1 "$tmp/out")" != "$want" ]; then bad "plan $args" "first line: $(first "$tmp/out")"
-        else ok "plan $args"; fi
+        elif [ "$n" -lt 5 ] || [ -z "$chosen" ] || [ "$chosen" != "$least" ]; then
+            bad "plan $args" "$n candidates, least $least us, chosen $chosen us"
+        else ok "plan $args: the least of $n candidates ($chosen us)"; fi
+    done
+    run_bin "$plan" 8192 8192 8192
+    check "plan 8192^3: v6's tile" "$(grep '^v7 plan' "$tmp/out")" grep -q '^v7 plan: .*tiles 128 x 256, pairs share B' "$tmp/out"
+    # A forced candidate (V7_TILE), as v7 takes it: that plan, exactly.
+    for c in "128x128:split8 512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
+        "64x64:split8 256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
+        "64x128:dp 16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole" \
+        "128x256:sk 8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole"; do
+        args=${c%%|*} want=${c#*|}
+        # shellcheck disable=SC2086
+        run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }
+        got=$(grep '^v7 plan' "$tmp/out" | sed 's/ (modelled [0-9.]* us)$//')
+        if [ $rc -ne 0 ]; then bad "plan V7_TILE=$args" "$(status $rc) (stderr: $(first "$tmp/err"))"
+        elif [ "$got" != "$want" ]; then bad "plan V7_TILE=$args" "got: $got"
+        else ok "plan V7_TILE=$args"; fi
     done
     # The loads line: the boxes v7's launch encodes (sk_box_rows_a/b) and the
     # tensor maps' L2 promotion by row pitch (tmap_promotion).
-    for c in "16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
-        "4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
-        "64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B"; do
+    for c in "64x64:dp 16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
+        "128x256 4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
+        "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
-        run_bin "$plan" $args
+        run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }
         if [ $rc -ne 0 ]; then bad "plan loads $args" "$(status $rc) (stderr: $(first "$tmp/err"))"
         elif ! grep -qxF "$want" "$tmp/out"; then bad "plan loads $args" "no line '$want' (got: $(grep '^loads' "$tmp/out" | head -n 1))"
         else ok "plan loads $args"; fi
@@ -493,9 +509,10 @@ else
     spread=$(sed -n 's/.* \([0-9]*\) k-tiles in all$/\1/p' "$tmp/out" | sort -n | sed -n '1p;$p' | tr '\n' ' ')
     check "plan 8192^3: clusters' k-tiles within one ($spread)" "listed clusters: $spread" \
         eval '[ -n "$spread" ] && [ $(( ${spread#* } - ${spread%% *} )) -le 1 ]'
-    for args in "0 1 1" "abc 1 1" "1 2" "8 8 8 0" "8 8 8 66 -1"; do
+    for args in "0 1 1" "abc 1 1" "1 2" "8 8 8 0" "8 8 8 66 -1" "8 8 8 66 52428800 0" \
+        "V7_TILE=96x96 8 8 8" "V7_TILE=128x256:split2 8192 8192 8192" "V7_TILE=128x256:skw 256 8192 8192"; do
         # shellcheck disable=SC2086
-        run_bin "$plan" $args
+        if [[ $args == V7_TILE=* ]]; then run_bin env "${args%% *}" "$plan" ${args#* }; else run_bin "$plan" $args; fi
         if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(nlines "$tmp/err")" -ne 1 ] || ! grep -q error "$tmp/err"; then
             bad "plan $args" "$(status $rc), want 2 with one error line and no stdout (stderr: $(first "$tmp/err"))"
         else ok "plan $args (refused)"; fi

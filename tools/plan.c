@@ -11,7 +11,9 @@
  * 4800 on an H200), then the waves, and what each
  * cluster does: its whole pairs, then its stream-K or split-K pieces (pair,
  * its two tiles' block coordinates, k-tiles), for the first clusters and the
- * last. The rule and the plan are common/stream_k.h's, the pair order
+ * last. V7_TILE forces a tile shape or a candidate, as it does for v7
+ * (e.g. V7_TILE=64x64:dp); one that does not apply is an error. The model
+ * and the plan are common/stream_k.h's, the pair order
  * common/tile_order.h's (its group width depends on the L2 size: 50 MiB by
  * default, as on both GPUs here). */
 #include <stdio.h>
@@ -99,12 +101,25 @@ int main(int argc, char **argv)
     g.l2_bytes = (double)l2;
     g.dram_bytes_per_ns = (double)dram;
     const shape sh = {(int)M, (int)N, (int)K, &g};
-    sk_each_cand(sh.M, sh.N, sh.K, &g, -1, show, (void *)&sh);
-    const sk_plan s = sk_plan_make((int)M, (int)N, (int)K, &g, &sk_model_sm90, -1);
+    sk_cand forced = {-1, -1, 0};
+    const char *v = getenv("V7_TILE");
+    if (v && *v && sk_cand_parse(v, &forced) != 0) {
+        fprintf(stderr, "plan: error: V7_TILE=%s is no tile shape or candidate (e.g. 128x256, 64x64:dp, "
+                        "128x128:split4)\n", v);
+        return 2;
+    }
+    sk_plan s;
+    if (forced.mode < 0)
+        s = sk_plan_make((int)M, (int)N, (int)K, &g, &sk_model_sm90, forced.kind);
+    else if (sk_plan_of((int)M, (int)N, (int)K, g.max_clusters, forced, &s) != 0) {
+        fprintf(stderr, "plan: error: V7_TILE=%s does not apply to %lld x %lld x %lld\n", v, M, N, K);
+        return 2;
+    }
     if ((long long)s.m_blocks * s.n_blocks > INT_MAX) {
         fprintf(stderr, "plan: error: %d x %d tiles exceed a 1D grid\n", s.m_blocks, s.n_blocks);
         return 2;
     }
+    sk_each_cand(sh.M, sh.N, sh.K, &g, -1, show, (void *)&sh);
     char line[256];
     sk_plan_describe(&s, (int)M, (int)N, (int)K, line, sizeof line);
     printf("v7 plan: %s (modelled %.1f us)\n", line,
