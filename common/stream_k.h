@@ -306,15 +306,30 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
     return m->launch + (s->sk_pairs ? m->fixup : 0) + t_whole + t_split;
 }
 
-/* Calls f(cand, plan, arg) for every candidate that applies to the shape,
- * of tile shape `kind` only when kind >= 0: each tile shape whole-pair,
- * stream-K, stream-K with one wave more, and split-K in every number of ways
- * that fits. */
+/* Is tile shape k worth modelling for M x N? Not where it reaches past the
+ * edge by as much as it covers (at least twice M's rows or N's columns) while
+ * a shape of fewer rows (columns) exists: the half past the edge still takes
+ * its share of every stage and, for columns, of every MMA, which the model's
+ * per-k-tile costs, measured on full tiles, do not see (8192 x 64 x 8192 on
+ * an H100: 64 x 128 tiles 0.61 of cuBLAS, 128 x 64 split in 2 0.96). */
+static inline int sk_tile_fits(int k, int M, int N)
+{
+    for (int j = 0; j < SK_KINDS; j++)
+        if ((sk_tile[j][0] < sk_tile[k][0] && sk_tile[k][0] >= 2 * M) ||
+            (sk_tile[j][1] < sk_tile[k][1] && sk_tile[k][1] >= 2 * N))
+            return 0;
+    return 1;
+}
+
+/* Calls f(cand, plan, arg) for every candidate that applies to the shape:
+ * each tile shape that fits it (sk_tile_fits; only `kind` when kind >= 0)
+ * whole-pair, stream-K, stream-K with one wave more, and split-K in every
+ * number of ways that fits. */
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
     for (int k = 0; k < SK_KINDS; k++) {
-        if (kind >= 0 && k != kind)
+        if (kind >= 0 ? k != kind : !sk_tile_fits(k, M, N))
             continue;
         for (int mode = 0; mode < SK_MODES; mode++) {
             const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;

@@ -133,6 +133,7 @@ int main(int argc, char **argv)
             int pick = i, fast = i;
             double pt = 1e300;
             for (int r = i; r < j; r++) {
+                if (!sk_tile_fits(rows[r].plan.kind, rows[r].M, rows[r].N)) continue; /* never picked */
                 const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, &m);
                 if (t < pt) pt = t, pick = r;
                 if (rows[r].ms < rows[fast].ms) fast = r;
