@@ -49,9 +49,10 @@ latest() {
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
             nk = split(keys, k, ","); no = split(outs, o, ",")
-            for (i = 1; i <= nk; i++) if (!(k[i] in col)) miss = miss " " k[i]
-            for (i = 1; i <= no; i++) if (!(o[i] in col)) miss = miss " " o[i]
-            if (!("date" in col)) miss = miss " date"
+            for (i = 1; i <= nk; i++) want[k[i]] = 1
+            for (i = 1; i <= no; i++) want[o[i]] = 1
+            want["date"] = 1
+            for (c in want) if (!(c in col)) miss = miss " " c
             if (miss != "") { print file ": column(s)" miss " missing" > "/dev/stderr"; exit 3 }
             next
         }
@@ -83,7 +84,7 @@ function sortv(a, n, bynum,   i, j, t) {
         a[j + 1] = t
     }
 }
-function gpu_label(g) { sub(/^NVIDIA /, "", g); return g }
+function gpu_label(g) { sub(/^NVIDIA /, "", g); sub(/ .*/, "", g); return g }  # "H100", "H200"
 function short(s) { sub(/_.*/, "", s); return s }
 function r3(x) { return x == "" ? "-" : sprintf("%.3f", x) }
 '
@@ -125,22 +126,34 @@ awk -F'\t' "$AWK_LIB"'
         for (i = 1; i <= n; i++) {
             if (D[i] != pick[G[i], S[i]]) continue
             k = G[i] SUBSEP S[i] SUBSEP T[i]
-            if (!(k in cnt)) { key[++nk] = G[i] "\t" S[i] "\t" stepnum(T[i]) "\t" T[i] }
             cnt[k]++
             if (R[i] != "") { lr[k] += log(R[i]); nr[k]++ }
             if (B[i] != "") { lb[k] += log(B[i]); nb[k]++; if (!(k in mn) || B[i] + 0 < mn[k]) mn[k] = B[i] + 0 }
         }
-        print "| GPU | shapes (seed) | step | shapes | geometric mean, to best cuBLASLt | to cuBLAS default | worst, to best cuBLASLt |"
-        print "|---|---|---|---:|---:|---:|---:|"
-        # rows by GPU, set, step number: the keys sort as text once the step
-        # number is zero-padded
-        for (i = 1; i <= nk; i++) { split(key[i], f, "\t"); key[i] = f[1] "\t" f[2] "\t" sprintf("%06d", f[3]) "\t" f[4] }
-        sortv(key, nk, 0)
-        for (i = 1; i <= nk; i++) {
-            split(key[i], f, "\t"); k = f[1] SUBSEP f[2] SUBSEP f[4]
-            printf "| %s | %s (%s) | %s | %d | %s | %s | %s |\n", gpu_label(f[1]), f[2], pick[f[1], f[2]], short(f[4]), cnt[k],
-                nb[k] ? sprintf("%.3f", exp(lb[k] / nb[k])) : "-", nr[k] ? sprintf("%.3f", exp(lr[k] / nr[k])) : "-",
-                (k in mn) ? sprintf("%.3f", mn[k]) : "-"
+        # one row per GPU and shape set, one column per step: geometric mean
+        # to the best cuBLASLt algorithm / to the default one, worst to the best
+        for (i = 1; i <= n; i++) {
+            if (D[i] != pick[G[i], S[i]]) continue
+            if (!(T[i] in seen_t)) { seen_t[T[i]] = 1; t[++nt] = T[i] }
+            if (!((G[i], S[i]) in seen_r)) { seen_r[G[i], S[i]] = 1; rk[++nr_] = G[i] "\t" S[i] }
+        }
+        sortv(t, nt, 1); sortv(rk, nr_, 0)
+        h = "| GPU | shapes (seed) | count"; l = "|---|---|---:"
+        for (j = 1; j <= nt; j++) { h = h " | " short(t[j]); l = l "|---:" }
+        print h " |"; print l "|"
+        for (i = 1; i <= nr_; i++) {
+            split(rk[i], f, "\t")
+            most = 0
+            for (j = 1; j <= nt; j++) { k = f[1] SUBSEP f[2] SUBSEP t[j]; if ((k in cnt) && cnt[k] > most) most = cnt[k] }
+            line = "| " gpu_label(f[1]) " | " f[2] " (" pick[f[1], f[2]] ") | " most
+            for (j = 1; j <= nt; j++) {
+                k = f[1] SUBSEP f[2] SUBSEP t[j]
+                if (!(k in cnt)) { line = line " | -"; continue }
+                line = line " | " (nb[k] ? sprintf("%.3f", exp(lb[k] / nb[k])) : "-") " / " \
+                    (nr[k] ? sprintf("%.3f", exp(lr[k] / nr[k])) : "-") ", worst " ((k in mn) ? sprintf("%.3f", mn[k]) : "-") \
+                    (cnt[k] != most ? " (" cnt[k] " shapes)" : "")
+            }
+            print line " |"
         }
     }' "$tmp/rnd" >"$tmp/random"
 
