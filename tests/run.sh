@@ -556,6 +556,15 @@ n=$(nlines README.md)
 check "README under 420 lines ($n)" "$n lines: move measurement detail to plots/NOTES.md" test "$n" -lt 420
 grep -oE '(^|[^[:alnum:]_])[0-9a-f]{7,40}([^[:alnum:]_]|$)' README.md | grep '[0-9]' | grep '[a-f]' >"$tmp/hashes" || true
 check "README names no commit (they belong in plots/NOTES.md)" "found: $(head -n 3 "$tmp/hashes" | tr -d '\n`')" test ! -s "$tmp/hashes"
+# Every step's section has the same outline, in this order, with a picture.
+awk '/^## / { on = ($0 == "## The steps") } on && /^### v[0-9]/ { if (sec) print sec ": " seq; sec = $2; sub(/:$/, "", sec); seq = "" }
+     on && sec && /^- \*\*(Limit|Idea|PTX|Measured|Tried and not kept)\.\*\*/ { l = $0; sub(/^- \*\*/, "", l); sub(/\.\*\*.*/, "", l); seq = seq l "," }
+     on && sec && /^```/ && !(sec in pic) { pic[sec] = 1; seq = seq "picture," }
+     END { if (sec) print sec ": " seq }' README.md >"$tmp/outline"
+want="Limit,Idea,PTX,picture,Measured,Tried and not kept,"
+check "README: every step's section in one outline ($(grep -c '' "$tmp/outline") steps)" \
+    "want $want; got $(grep -v ": $want\$" "$tmp/outline" | head -n 1)" \
+    eval '[ -s "$tmp/outline" ] && ! grep -qv ": $want\$" "$tmp/outline"'
 printf '%s\n' '<!-- table:ladder -->' 'x' >"$tmp/open.md"
 rt "$tmp/open.md" "$tmp/open.out.md"
 check "README tables: an unclosed marker fails" "$(status $rc), stderr: $(first "$tmp/rt.err")" \
