@@ -34,7 +34,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
 HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
 
-.PHONY: all test test-gpu build-broken bench bench-awkward bench-random plot clean help ptx sass ncu diff plan bw-extra FORCE
+.PHONY: all test test-gpu build-broken bench bench-awkward bench-random plot readme clean help ptx sass ncu diff plan bw-extra FORCE
 all: $(BINS)
 
 help:
@@ -49,7 +49,9 @@ help:
 	@echo "make bench-random [SEED=n COUNT=40 SET=aligned|any]  v4..v7 and cuBLAS over random shapes"
 	@echo "                    drawn from SEED -> plots/random.csv (SEED defaults to the date)"
 	@echo "make plot           plots/results.csv -> plots/tflops.png/.svg and plots/ratio.png/.svg,"
-	@echo "                    plots/awkward.csv -> plots/awkward_tflops/awkward_ratio (needs gnuplot)"
+	@echo "                    plots/awkward.csv -> plots/awkward_tflops/awkward_ratio, plots/random.csv ->"
+	@echo "                    plots/random_ratio (v7 against the best cuBLASLt by GFLOP; needs gnuplot)"
+	@echo "make readme         README.md's tables of measured figures, re-rendered from plots/*.csv"
 	@echo "make ptx VERSION=vN    the step's PTX (each track: hopper, blackwell) -> build/<step>/<track>.ptx"
 	@echo "make sass VERSION=vN   the step's SASS -> build/<step>/<track>.sass, with a count of its MMA"
 	@echo "                       instructions and of local-memory accesses (needs cuobjdump or nvdisasm)"
@@ -210,6 +212,13 @@ bench-random: $(BINS) build/tools/shapes
 plot:
 	bash plots/plot.sh plots/results.csv plots/tflops plots/ratio
 	if [ -s $(AWKWARD_CSV) ]; then bash plots/plot.sh $(AWKWARD_CSV) plots/awkward_tflops plots/awkward_ratio; fi
+	if [ -s $(RANDOM_CSV) ]; then bash plots/plot_random.sh $(RANDOM_CSV) plots/random_ratio; fi
+
+# README.md's tables (8192^3, random shapes, awkward shapes, the ladder's gains
+# and diff sizes) are rendered from the CSVs, never copied by hand; make test
+# fails when README.md differs from what this makes of it.
+readme:
+	bash tools/readme_tables.sh README.md
 
 # ---- learner tools: make ptx|sass|ncu VERSION=vN, make diff FROM=vN TO=vM ----
 # step_of(v4) = v4_raster (also accepts the full name); empty if no such step.

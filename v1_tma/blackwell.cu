@@ -13,27 +13,21 @@
  * (swizzled) -> fence.proxy.async -> a TMA store per 64-column slice of the
  * tile, which clips at the matrix edge by itself.
  *
- * Still one k-tile at a time: load, wait, multiply, wait. Same 128 x 256
- * tile, 4 warps and TMEM accumulator as v0.
- *
- * Fences: the PTX ISA (9.7.16.6, memory consistency of tcgen05) orders
- * tensor-core work across a thread synchronization only with
- * tcgen05.fence::before_thread_sync before it and
- * tcgen05.fence::after_thread_sync after it. They stand around every such
- * synchronization here, including where the seed's listing shows none.
+ * Tile: the same 128 x 256 tile, 4 warps and TMEM accumulator as v0. Still
+ * one k-tile at a time: load, wait, multiply, wait.
  *
  * PTX first used here (wrappers in common/): mbarrier.arrive.expect_tx,
  * cp.async.bulk.tensor (load and store), cp.async.bulk.commit_group /
  * wait_group.read (the same wrappers as hopper.cu).
  *
- * Operand forms checked against CUTLASS (cute/arch/mma_sm100_umma.hpp,
- * mma_sm100_desc.hpp, copy_sm100.hpp, tmem_allocator_sm100.hpp), DeepGEMM
- * (sm100 kernels) and gau-nernst learn-cuda 02e_matmul_sm100.
+ * Fences: tcgen05.fence::before_thread_sync / ::after_thread_sync around every
+ * thread synchronization (PTX ISA 9.7.16.6), also where the seed shows none.
  *
- * Compiled and checked, not run: this project has no B200. ptxas accepts it
- * for sm_100a with no spills, the tests check its PTX and the descriptor
- * bits, but it has never executed. Every run verifies before it times, so a
- * B200 user learns at once whether it is right.
+ * Costs and gains: compiled and checked, never run (this project has no
+ * B200): ptxas accepts it for sm_100a with no spills, the tests check its
+ * PTX and descriptor bits; every run verifies before it times, so a B200
+ * user learns at once whether it is right. The tutorial's figure for
+ * this step is not among our seeds.
  *
  * Run: make v1 && ./v1 8192 8192 8192   (a B200 runs this kernel, an H100/H200 hopper.cu)
  */

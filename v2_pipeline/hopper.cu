@@ -12,9 +12,16 @@
  * (kt / STAGES) % 2. A stage is refilled only after the wgmma that read it have
  * completed (wait_group 0 + __syncthreads at the end of each iteration).
  *
- * Why STAGES = 3: 3 x 32 KB of tiles lets two CTAs share an SM (2 x 97 KB of
- * the 227 KB), so one CTA's MMAs fill the gaps of the other (its wgmma drain at
- * every k-tile, its epilogue).
+ * Tile: the same 128 x 128 tile and one warpgroup as v1; STAGES = 3.
+ *
+ * PTX first used here: none; the same barriers, one per stage.
+ *
+ * Costs and gains: 3 x 32 KB of tiles lets two CTAs share an SM (2 x 97 KB
+ * of the 227 KB), so one CTA's MMAs fill the gaps of the other (its wgmma
+ * drain at every k-tile, its epilogue); four stages and one CTA per SM ran
+ * slower. On an H200 it reaches cuBLAS at 8192^3; on an H100 there, and at
+ * 16384^3 on both, it falls below v1: the plain 2D launch order misses L2
+ * and v2 reads more from DRAM (plots/NOTES.md, v2_pipeline).
  *
  * Run: make v2 && ./v2 8192 8192 8192
  */

@@ -16,24 +16,18 @@
  * to acc_full; then all 4 warps (one per quarter of TMEM's lanes) run the
  * epilogue.
  *
- * Same 128 x 256 tile, 4 stages and TMEM accumulator as v2.
- *
- * Fences: the PTX ISA (9.7.16.6, memory consistency of tcgen05) orders
- * tensor-core work across a thread synchronization only with
- * tcgen05.fence::before_thread_sync before it and
- * tcgen05.fence::after_thread_sync after it. They stand around every such
- * synchronization here, including where the seed's listing shows none.
+ * Tile: the same 128 x 256 tile, 4 stages and TMEM accumulator as v2.
  *
  * PTX first used here: none.
  *
- * Operand forms checked against CUTLASS (cute/arch/mma_sm100_umma.hpp,
- * mma_sm100_desc.hpp, copy_sm100.hpp, tmem_allocator_sm100.hpp), DeepGEMM
- * (sm100 kernels) and gau-nernst learn-cuda 02e_matmul_sm100.
+ * Fences: tcgen05.fence::before_thread_sync / ::after_thread_sync around every
+ * thread synchronization (PTX ISA 9.7.16.6), also where the seed shows none.
  *
- * Compiled and checked, not run: this project has no B200. ptxas accepts it
- * for sm_100a with no spills, the tests check its PTX and the descriptor
- * bits, but it has never executed. Every run verifies before it times, so a
- * B200 user learns at once whether it is right.
+ * Costs and gains: compiled and checked, never run (this project has no
+ * B200): ptxas accepts it for sm_100a with no spills, the tests check its
+ * PTX and descriptor bits; every run verifies before it times, so a B200
+ * user learns at once whether it is right. The tutorial reports about
+ * 1351 TFLOPS for this step on a B200.
  *
  * Run: make v3 && ./v3 8192 8192 8192   (a B200 runs this kernel, an H100/H200 hopper.cu)
  */

@@ -18,14 +18,16 @@
  * producer needs few and gives most back (setmaxnreg.dec to 40), the consumers
  * take them (setmaxnreg.inc to 232): 128 x 40 + 256 x 232 = 64512 <= 65536.
  *
- * Tile 128 x 256: each consumer issues m64n256k16, the widest wgmma, which
- * reads the most output per byte of shared memory (128 accumulators a thread).
- * A stage is 16 KB of A + 32 KB of B; 4 stages (192 KB) keep the copies far
- * enough ahead; one CTA per SM, so its tensor cores are kept busy by the two
- * consumers alone instead of by a second CTA.
+ * Tile: 128 x 256; each consumer issues m64n256k16, the widest wgmma, which
+ * reads the most output per byte of shared memory (128 accumulators a
+ * thread). A stage is 16 KB of A + 32 KB of B; 4 stages (192 KB).
  *
  * PTX first used here (wrappers in common/): setmaxnreg.inc / dec, bar.sync
  * with a thread count (named barriers), mbarrier.arrive.
+ *
+ * Costs and gains: one CTA per SM, its tensor cores kept busy by the two
+ * consumers alone instead of by a second CTA; the 4 stages keep the copies
+ * far enough ahead. The ladder's big step: about cuBLAS at 8192^3.
  *
  * Run: make v3 && ./v3 8192 8192 8192
  */

@@ -11,17 +11,23 @@
  *    columns, so each A row-panel and B column-panel fetched from memory is
  *    read by several running blocks while it is still in L2. W is as wide as
  *    keeps the group's B panels [256 x K] in half the L2 (tile_order_width:
- *    3 at K = 16384 on a 50 MB L2, 6 at 8192, capped at 16): a wider group
- *    reads each B panel once only while they all stay in L2; past that, each
- *    row of the group reads them from DRAM again. The
- *    divisions by grid constants are multiply-high + shift (fast_divmod),
- *    their constants computed once on the host.
+ *    3 at K = 16384 on a 50 MB L2, 6 at 8192, capped at 16). The divisions
+ *    by grid constants are multiply-high + shift (fast_divmod), their
+ *    constants computed once on the host.
  * 2. The pipeline. v3's stage index, phase bit and full/empty waits become a
  *    small struct with producer_acquire / consumer_acquire / consumer_release
  *    / pipeline_advance (common/pipeline.cuh), so the next steps can add
  *    more pipelines without rewriting the bookkeeping.
  *
- * Same tile (128 x 256), warpgroups and stages as v3.
+ * Tile: the same 128 x 256 tile, warpgroups and stages as v3.
+ *
+ * PTX first used here: mul.hi.u32 (fast_divmod).
+ *
+ * Costs and gains: a wider group reads each B panel once only while they
+ * all stay in L2; past that, each row of the group reads them from DRAM
+ * again (a fixed W = 8 lost to v3 at 16384^3 on an H100). At 8192^3 the
+ * order changes little; at 16384^3 it halves DRAM reads and energy per
+ * matmul falls with them (plots/NOTES.md, v4_raster).
  *
  * Run: make v4 && ./v4 8192 8192 8192
  */

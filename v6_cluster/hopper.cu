@@ -10,38 +10,30 @@
  * CTA loads its own A tile and only HALF of the shared B tile, multicast
  * (cp.async.bulk.tensor ... .multicast::cluster) into the same place in both
  * CTAs' shared memory: one L2 read feeds two SMs, and the L2 -> SM traffic
- * per stage falls from 48 KB to 32 KB per CTA. What that costs:
- *  - each full barrier still expects STAGE_BYTES, now from two producers (its
- *    own A and B half, the peer's B half);
+ * per stage falls from 48 KB to 32 KB per CTA. What makes two CTAs one
+ * pipeline:
+ *  - each full barrier still expects STAGE_BYTES, now from two producers;
  *  - a stage is free to refill only when the consumers of BOTH CTAs are done
- *    with it, since both producers write into it: every consumer warpgroup
- *    arrives on the empty barrier of its own CTA and of its peer (mapa gives
- *    the peer's address);
+ *    with it: every consumer warpgroup arrives on the empty barrier of its
+ *    own CTA and of its peer (mapa gives the peer's address);
  *  - the scheduler of CTA 0 claims tile PAIRS and writes each claim into both
- *    CTAs' slots (st.shared::cluster + a remote arrive); once CTA 1's readers
- *    have all taken it, an idle thread of CTA 1 tells CTA 0's scheduler;
- *  - a cluster barrier after the barriers are set up (nobody arrives on a
- *    barrier its peer has not initialised) and one before exit (no CTA exits
- *    while its peer may still arrive on its barriers or write its smem).
- * The pair order is v4's tile order over 256 x 256 pairs. With an odd number
- * of 128-row blocks, the last pair's second tile lies below C: that CTA
- * still loads (zeros for A, its half of B for its peer) and computes, and
- * its stores are skipped.
+ *    CTAs' slots (st.shared::cluster + a remote arrive); an idle thread of
+ *    CTA 1 tells CTA 0's scheduler once CTA 1's readers have taken it;
+ *  - cluster barriers after set-up and before exit.
+ * An odd number of 128-row blocks leaves the last pair's second tile below
+ * C: that CTA still loads and computes, and its stores are skipped. Which
+ * operand to share is a measured choice (SHARE_B below): sharing B saves 16
+ * KB of the 48 KB each CTA loads per stage, sharing A 8 KB.
  *
- * Which operand to share is a measured choice (SHARE_B below). Sharing B
- * (pairs along M) saves 16 KB of the 48 KB each CTA loads per stage; sharing
- * A (pairs along N) would save 8 KB.
+ * Tile: 128 x 256 per CTA; the same warpgroups, stages and epilogue as v5.
  *
- * What Blackwell does beyond this (the seed's step 6): tcgen05.mma.cta_group::2
- * is ONE instruction that reads A from both CTAs' shared memory and B split
- * between them, computing a 256-row tile into both CTAs' tensor memory; one
- * thread of the pair issues it, and one commit (multicast) releases the
- * stage in both CTAs. Hopper's wgmma reads only its own CTA's shared memory,
- * so here each CTA still issues its own MMAs on a 128-row tile; what this
- * step keeps of the idea is the halved operand traffic and the
- * cluster-scoped barriers that make two CTAs one pipeline.
+ * PTX first used here: .multicast::cluster, mapa, mbarrier.arrive on a
+ * shared::cluster address, st.shared::cluster, barrier.cluster.
  *
- * Same tile (128 x 256 per CTA), warpgroups, stages and epilogue as v5.
+ * Costs and gains: cluster barriers and remote arrivals; even with v5 at
+ * 8192^3, where the tensor pipe is already 97.6% busy, ahead where the
+ * power-capped card moves more data (plots/NOTES.md, v6_cluster). Blackwell
+ * goes further: one tcgen05.mma.cta_group::2 reads both CTAs' smem.
  *
  * Run: make v6 && ./v6 8192 8192 8192
  */

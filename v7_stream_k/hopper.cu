@@ -9,50 +9,30 @@
  * leaves half of the SMs idle, 3% of the run. At 1024^3 there are 16 pairs,
  * and 3/4 of the GPU has nothing to do; at 512 x 512 x 8192, 4 pairs of 128
  * k-tiles each. So this step cuts work in k-tiles (stream-K, Osama et al.,
- * PPoPP 2023), planned on the host by sk_plan_make (common/stream_k.h):
- *  - the pairs of the last, partial wave (with one full wave more when
- *    they fill less than half a wave) are dealt out as equal ranges of
- *    (pair, k-tile) iterations, one range per cluster; a range may start
- *    and end inside a pair, so a pair can be split between up to three
- *    clusters (all pairs, when there is less than a wave: split-K);
- *  - the pairs before them stay whole, dealt out round robin, and run
- *    first, in v4's L2-friendly order;
- *  - a split pair's pieces meet in fp32: every cluster but the owner (the
- *    one holding the pair's first k-tile) writes its partial sums to a
- *    workspace slot of its own and raises a flag (st.release.gpu); the
- *    owner waits for each flag (ld.acquire.gpu), adds the partials in
- *    cluster order and stores C. The order is fixed by the plan, not by who
- *    finishes first, so every run gives the same bits. No deadlock: a
- *    contributor's piece is the first of its stream-K range, it waits on
- *    nobody, and all clusters are resident at once;
- *  - with fewer pairs than clusters (split-K) every pair is cut the same
- *    number of ways, one piece per cluster, and the pieces finish the pair
- *    together: each writes its partials, then adds up its own 1/ways of the
- *    pair's fragment from all of them and stores it (a reduce-scatter: at
- *    512 x 512 x 8192, 8 ways, an owner adding the 7 others' partials alone
- *    took longer than its own 16 k-tiles). The workspace is kept per device
- *    and reused without clearing its flags (common/workspace.h);
+ * PPoPP 2023):
+ *  - whole pairs run first, in v4's L2-friendly order; the rest is dealt
+ *    out as ranges of (pair, k-tile) iterations, one per cluster, so a pair
+ *    can be split between clusters (stream-K), or every pair is cut the same
+ *    number of ways when there are fewer pairs than clusters (split-K);
+ *  - a split pair's pieces meet in fp32: they write their partial sums to
+ *    workspace slots of their own and raise flags (st.release.gpu); the
+ *    pair's owner (stream-K), or every piece for its share of the tile
+ *    (split-K), waits for the flags (ld.acquire.gpu) and adds the partials
+ *    in an order fixed by the plan, not by who finishes first, so every run
+ *    gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
- *    of the instruction, the ring's depth follows from the stage size):
- *    128 x 256; 128 x 128 under 3/4 of a wave of pairs, or N <= 128;
- *    64 x 128 where 128 x 128 pairs would be split over a short K (1024^3:
- *    64 whole pairs instead of 32 split in two, no fixup at all), 128 x 256
- *    where they would be split over a long one (its pieces stay long, and
- *    it reads less from L2 per MMA); and for skinny problems, which stream
- *    one operand from DRAM and are as fast as the bytes in flight per SM,
- *    64 x 128 (M <= 64) or 128 x 64 (N <= 64), so no half of every stage
- *    lies past the edge: 8 stages of 16 KB of the streamed operand instead
- *    of 6; and 64 x 64 (M <= 64) where its pairs make one wave whole, with
- *    no split-K at all, or where a split would leave pieces of 8 k-tiles or
- *    fewer and 64 x 64 cuts fewer, longer ones (256 x 256 x 8192: 8 pairs
- *    in 8 pieces of 16 k-tiles, not 4 in 16 of 8). When C has a single
- *    block row the pair shares A (two N-neighbours) instead of B; a
- *    consumer whose 64 rows lie below C skips its MMAs, and an A shorter
- *    than the tile comes in one box of M rows (M = 16: 16 rows, not 64).
- * With the work per cluster equal by construction, v5/v6's run-time claims
- * (the scheduler thread, its counter, the tile slot and CTA 1's relay) have
- * nothing left to balance: every role works the plan out for itself
- * (sk_work_of). Everything else is v6.
+ *    of the instruction): 128 x 256, 128 x 128, 64 x 128, 128 x 64, 64 x 64.
+ * The plan is chosen on the host from a cost model over candidate plans
+ * (common/stream_k.h); `make plan SIZE="M N K"` prints them. With the work
+ * per cluster fixed before the launch, v5/v6's run-time claims go: every
+ * role works the plan out for itself (sk_work_of).
+ *
+ * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
+ * wgmma m64n128k16 and m64n64k16.
+ *
+ * Costs and gains: a workspace, flags and the fixup's partials; a little
+ * ahead of v6 at 8192^3, far ahead where tiles are few or skinny (README.md,
+ * the awkward table; the measurements behind the plan: plots/NOTES.md).
  *
  * Run: make v7 && ./v7 1024 1024 1024   (V7_PLAN=1 prints the plan; make plan
  *      SIZE="1024 1024 1024" works it out on the CPU, cluster by cluster)
