@@ -39,16 +39,15 @@
 #define SK_HD
 #endif
 
-/* The tile shapes the kernel is built for, [kind] = {rows, columns}. */
+/* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
+ * one a problem gets is the cost model's choice (sk_plan_make, below). */
 #define SK_KINDS 5
 static const int sk_tile[SK_KINDS][2] = {
-    {128, 256}, /* 0: v6's tile, for problems of 3/4 of a wave of pairs or more,
-                   and split-K over a long K                                   */
-    {128, 128}, /* 1: fewer pairs than that, or N <= 128                        */
-    {64, 128},  /* 2: M <= 64 (decode steps): half the A tile was past the edge;
-                   and small problems of short K, which 128 x 128 would split  */
-    {128, 64},  /* 3: N <= 64: the same for B                                   */
-    {64, 64},   /* 4: M <= 64 where its pairs make one wave, whole              */
+    {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
+    {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
+    {64, 128},  /* 2: M <= 64 (decode steps), short problems              */
+    {128, 64},  /* 3: N <= 64                                             */
+    {64, 64},   /* 4: the most pairs, for the fewest rows and columns     */
 };
 
 typedef struct {
@@ -86,6 +85,9 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
     return s->sk_per * p + (p < s->sk_extra ? p : s->sk_extra);
 }
 
+/* Tile shape `kind` laid over M x N: its blocks and pairs (2 M-neighbours
+ * sharing B; 2 N-neighbours sharing A when C has one block row, so the
+ * second CTA does not sit past the edge) and the clusters the GPU holds. */
 static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
