@@ -9,10 +9,10 @@
  * every candidate of every tile shape (dp, sk, skw, split 2 .. clusters /
  * pairs ways), is timed: 3 calls to warm up, then the median of 15 calls,
  * the candidates' calls interleaved, inputs rotated through copies that
- * together outgrow the L2, random data. One CSV
- * line per candidate on stdout: M,N,K,cand,ms (no time and "n/a" where v7
- * refuses the candidate: it does not apply to the shape on this GPU). --all
- * tries the candidates that apply on a GPU of 66 clusters (132 SMs). */
+ * together outgrow the L2, random data. One CSV line per candidate on
+ * stdout: M,N,K,cand,ms (no time and "n/a" where v7 refuses the candidate:
+ * it does not apply to the shape on this GPU). --all tries the candidates
+ * that apply on a GPU of 66 clusters (132 SMs), of every tile shape. */
 #define _POSIX_C_SOURCE 200809L
 #include "../common/matmul.h"
 #include "../common/check.h"
@@ -34,6 +34,23 @@ static int cmp_float(const void *a, const void *b)
 {
     const float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
+}
+
+/* Candidate names collected by sk_each_cand (add_name). */
+typedef struct {
+    char (*names)[32];
+    char **cands;
+    int n;
+} name_list;
+
+static void add_name(sk_cand c, const sk_plan *plan, void *arg)
+{
+    name_list *l = arg;
+    (void)plan;
+    if (l->n >= MAX_CANDS) return;
+    sk_cand_name(c, l->names[l->n], sizeof l->names[l->n]);
+    l->cands[l->n] = l->names[l->n];
+    l->n++;
 }
 
 typedef struct {
@@ -156,18 +173,12 @@ int main(int argc, char **argv)
             snprintf(names[n], sizeof names[n], "auto");
             cands[n] = names[n];
             n++;
-            sk_gpu g;
-            for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = 66;
-            for (int k = 0; k < SK_KINDS; k++)
-                for (int m = 0; m < SK_MODES; m++)
-                    for (int w = m == SK_SPLIT ? 2 : 0; w <= (m == SK_SPLIT ? 66 : 0) && n < MAX_CANDS; w++) {
-                        const sk_cand c = {k, m, w};
-                        sk_plan plan;
-                        if (sk_plan_of(p.M, p.N, p.K, g.max_clusters, c, &plan) != 0) continue;
-                        sk_cand_name(c, names[n], sizeof names[n]);
-                        cands[n] = names[n];
-                        n++;
-                    }
+            /* Every tile shape, also those the plan passes over (sk_tile_fits):
+             * sk_each_cand with the shape named enumerates them all. */
+            sk_gpu g = {{66, 66, 66, 66, 66}, 1, 1};
+            name_list l = {names, cands, n};
+            for (int k = 0; k < SK_KINDS; k++) sk_each_cand(p.M, p.N, p.K, &g, k, add_name, &l);
+            n = l.n;
         }
         time_cands(&p, cands, n);
         for (int s = 0; s < p.nsets; s++) {
