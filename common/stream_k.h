@@ -219,7 +219,7 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
  * fixup: fp32 partials written and read through L2 (per byte) and a wait
  * per flag. Where stream-K ranges run side by side at staggered k-tiles,
  * their operands are read from DRAM again unless L2 holds what the ranges
- * between them read (sk_dram_bytes).
+ * between them read (sk_reread_bytes).
  * The constants (sk_model_sm90) are fitted to v7's measured times of every
  * candidate on a set of shapes (tools/calib.c on the GPU, tools/fit.c on the
  * CPU; plots/NOTES.md says how; the data is in plots/calib/). */
@@ -243,8 +243,9 @@ typedef struct {
 
 /* Fitted to both GPUs at once (tools/fit.c over the CSVs in plots/calib/: every
  * candidate of 75 shapes and the fixed calibration set, measured on an H100
- * SXM and an H200 on 2026-11-24; rms log error 0.103; the model's picks run
- * 0.984 of the fastest candidate measured, geometric mean). */
+ * SXM and an H200 on 2026-11-24; rms log error 0.103; the model's picks, among
+ * the tiles that fit (sk_tile_fits), run 0.985 of the fastest candidate
+ * measured, geometric mean). */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 280.6, 355.7, 248.7},  /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64 */
     {2272.3, 1321.9, 878.4, 626.8, 424.2}, /* piece */
@@ -370,7 +371,10 @@ static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
  * (of tile shape `kind` only, when kind >= 0: V7_TILE). */
 static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const sk_model *m, int kind)
 {
-    sk_choice ch = {M, N, K, g, m, 1e300, {0}};
+    sk_choice ch;
+    memset(&ch, 0, sizeof ch);
+    ch.M = M, ch.N = N, ch.K = K, ch.g = g, ch.m = m;
+    ch.best_ns = 1e300;
     sk_each_cand(M, N, K, g, kind, sk_consider, &ch);
     return ch.best;
 }
