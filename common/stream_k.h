@@ -379,6 +379,18 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const s
     return ch.best;
 }
 
+/* The plan v7 runs: candidate `forced` where its mode is set (V7_TILE with a
+ * decomposition), else the model's choice (of tile shape forced.kind when
+ * that is set). 0, or -1 where the forced candidate does not apply. */
+static inline int sk_plan_pick(int M, int N, int K, const sk_gpu *g, const sk_model *m, sk_cand forced,
+                               sk_plan *out)
+{
+    if (forced.mode >= 0)
+        return sk_plan_of(M, N, K, g->max_clusters, forced, out);
+    *out = sk_plan_make(M, N, K, g, m, forced.kind);
+    return 0;
+}
+
 /* A piece of work: pair `pair`, k-tiles kb .. ke - 1; pair < 0: none left. */
 typedef struct {
     int pair, kb, ke;

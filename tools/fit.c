@@ -141,9 +141,9 @@ int main(int argc, char **argv)
             char a[256], b[256];
             sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
             sk_plan_describe(&rows[fast].plan, rows[i].M, rows[i].N, rows[i].K, b, sizeof b);
-            printf("%4.0f GB/s %5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)%s\n", rows[i].g->dram_bytes_per_ns,
-                   rows[i].M, rows[i].N, rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3, rows[fast].ms / rows[pick].ms,
-                   pick == fast ? "" : "");
+            printf("%4.0f GB/s %5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)\n", rows[i].g->dram_bytes_per_ns,
+                   rows[i].M, rows[i].N, rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3,
+                   rows[fast].ms / rows[pick].ms);
             if (pick != fast) printf("      pick    %s\n      fastest %s\n", a, b);
             lost += log(rows[fast].ms / rows[pick].ms);
             shapes++;

@@ -109,9 +109,7 @@ int main(int argc, char **argv)
         return 2;
     }
     sk_plan s;
-    if (forced.mode < 0)
-        s = sk_plan_make((int)M, (int)N, (int)K, &g, &sk_model_sm90, forced.kind);
-    else if (sk_plan_of((int)M, (int)N, (int)K, g.max_clusters, forced, &s) != 0) {
+    if (sk_plan_pick((int)M, (int)N, (int)K, &g, &sk_model_sm90, forced, &s) != 0) {
         fprintf(stderr, "plan: error: V7_TILE=%s does not apply to %lld x %lld x %lld\n", v, M, N, K);
         return 2;
     }

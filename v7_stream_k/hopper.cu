@@ -531,10 +531,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUDA_TRY(get_facts(&f));
     sk_cand forced;
     CUDA_TRY(forced_cand(&forced));
-    sk_plan plan;
-    if (forced.mode < 0) /* the candidate of least modelled time (of the forced tile shape) */
-        plan = sk_plan_make(M, N, K, &f->gpu, &sk_model_sm90, forced.kind);
-    else if (sk_plan_of(M, N, K, f->gpu.max_clusters, forced, &plan) != 0) {
+    sk_plan plan; /* the candidate of least modelled time, unless V7_TILE forces one */
+    if (sk_plan_pick(M, N, K, &f->gpu, &sk_model_sm90, forced, &plan) != 0) {
         fprintf(stderr, "error: V7_TILE=%s does not apply to %d x %d x %d\n", getenv("V7_TILE"), M, N, K);
         return cudaErrorInvalidValue;
     }
