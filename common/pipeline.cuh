@@ -106,4 +106,16 @@ __device__ __forceinline__ void pipeline_advance(pipeline *p)
     }
 }
 
+/* A consumer that takes turns with another (v7's ping-pong): move past the
+ * n stages of a piece of work the other one consumes, without waiting for
+ * them. Safe only because the turns are ordered (v7's turn barriers): this
+ * side waits on a stage's full barrier again only once the stage's previous
+ * fill has landed, so a parity never stands for a phase two behind. */
+__device__ __forceinline__ void pipeline_skip(pipeline *p, int n)
+{
+    const int s = p->stage + n;
+    p->phase ^= (uint32_t)(s / p->stages) & 1;
+    p->stage = s % p->stages;
+}
+
 #endif

@@ -41,14 +41,17 @@
 
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
  * one a problem gets is the cost model's choice (sk_plan_make, below). */
-#define SK_KINDS 5
+#define SK_KINDS 6
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
     {64, 128},  /* 2: M <= 64 (decode steps), short problems              */
     {128, 64},  /* 3: N <= 64                                             */
     {64, 64},   /* 4: the most pairs, for the fewest rows and columns     */
+    {64, 256},  /* 5: 0's MMA on half its rows: short K, M past a 128 edge */
 };
+/* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
+ * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
 
 typedef struct {
     int kind;        /* the tile shape, an index of sk_tile                     */
@@ -247,8 +250,8 @@ typedef struct {
  * the tiles that fit (sk_tile_fits), run 0.985 of the fastest candidate
  * measured, geometric mean). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 280.6, 355.7, 248.7},  /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64 */
-    {2272.3, 1321.9, 878.4, 626.8, 424.2}, /* piece */
+    {636.1, 400.1, 280.6, 355.7, 248.7, 400.0},  /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256 */
+    {2272.3, 1321.9, 878.4, 626.8, 424.2, 900.0}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands

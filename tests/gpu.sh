@@ -73,8 +73,9 @@ expect_refusal() { # name pattern command...
 # reduce-scatter over 8 clusters; 4 ways of 128 x 256), each tile shape, pairs
 # that share A, a single k-tile per cluster, stream-K over less than a wave
 # (48 pairs on 66 clusters), over a wave and a half (skw), and a tail of 3
-# pairs cut 16 ways each (an owner adding 15 partials); the others are the
-# model's own plans.
+# pairs cut 16 ways each (an owner adding 15 partials); the 64-row tiles'
+# ping-pong over several pieces per cluster (whole, stream-K, pieces of fewer
+# k-tiles than the ring has stages); the others are the model's own plans.
 V7_PLANS=(
     "V7_TILE=128x128:split8 512 512 8192|tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K \(16 iterations per cluster\), 0 whole, split-K"
     "V7_TILE=128x256:split4 1024 1024 16384|tiles 128 x 256, pairs share B, 16 pairs of 256 k-tiles on 64 clusters, 16 stream-K.*split-K"
@@ -92,6 +93,13 @@ V7_PLANS=(
     "V7_TILE=128x256:sk 1536 2048 4096|tiles 128 x 256, pairs share B, 48 pairs of 64 k-tiles on 66 clusters, 48 stream-K \(46 iterations per cluster\), 0 whole"
     "V7_TILE=128x256:skw 2304 2816 4096|tiles 128 x 256, pairs share B, 99 pairs of 64 k-tiles on 66 clusters, 99 stream-K \(96 iterations per cluster\), 0 whole"
     "V7_TILE=128x128:sk 3744 1080 968|tiles 128 x 128, pairs share B, 135 pairs of 16 k-tiles on 66 clusters, 3 stream-K \(0 iterations per cluster\), 132 whole"
+    "V7_TILE=64x256:dp 2048 3072 328|tiles 64 x 256, pairs share B, 192 pairs of 6 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=64x256:sk 3000 2000 1000|tiles 64 x 256, pairs share B, 192 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=64x256:skw 3000 2000 1000|tiles 64 x 256, pairs share B, 192 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=64x256:split4 256 512 8192|tiles 64 x 256, pairs share B, 4 pairs of 128 k-tiles on 16 clusters.*split-K"
+    "V7_TILE=64x128:dp 4096 2048 200|tiles 64 x 128, pairs share B, 512 pairs of 4 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=64x64:sk 1000 1000 3000|tiles 64 x 64, pairs share B, 128 pairs of 47 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=64x256:dp 40 5000 1000|tiles 64 x 256, pairs share A, 10 pairs of 16 k-tiles"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -148,13 +156,16 @@ test_step() {
         # refilled. Here every ring wraps (16 k-tiles; v7: 64 x 128 tiles on 8
         # stages, 64 x 64 split-K pieces on 13). No cuBLAS (--baseline none):
         # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
+        # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages.
         local wrap=("128 256 1024")
-        [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192")
+        [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328")
         for shape in "${wrap[@]}"; do
+            local env=()
+            [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }
             # shellcheck disable=SC2086
-            run "compute-sanitizer --tool $tool $bin $shape --baseline none" 600 "${lock[@]}" \
-                compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape --check random --reps 0 \
-                --baseline none --time-limit 300
+            run "${env[*]}${env:+ }compute-sanitizer --tool $tool $bin $shape --baseline none" 600 \
+                "${lock[@]}" env "${env[@]}" compute-sanitizer --tool "$tool" --error-exitcode 99 $bin $shape \
+                --check random --reps 0 --baseline none --time-limit 300
         done
     done
 }

@@ -57,10 +57,13 @@
 #include <string.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
- * parameters: 128 x 256, 128 x 128, 64 x 128, 128 x 64 or 64 x 64 (the plan picks,
- * sk_tile in common/stream_k.h). */
+ * parameters: 128 x 256, 128 x 128, 64 x 128, 128 x 64, 64 x 64 or 64 x 256 (the
+ * plan picks, sk_tile in common/stream_k.h). */
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
-#define CONSUMERS (BM / 64)           /* consumer warpgroups, 64 rows of the tile each */
+#define CONSUMERS 2                   /* consumer warpgroups                          */
+#define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
+                                       * 128-row tile; a 64-row tile is one's alone, and
+                                       * the two take turns (ping-pong)               */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define CLUSTER 2                     /* CTAs per cluster: a pair                    */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
@@ -72,7 +75,7 @@
  * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
  * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
  * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64),
- * 13 x 16 KB (64 x 64). */
+ * 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
@@ -81,7 +84,9 @@
 #define SMEM_MAX (227 * 1024)         /* shared memory a CTA may have on sm_90 */
 #define STAGES ((SMEM_MAX - 1024 - CONSUMERS * C_BUFS * C_SLICE_BYTES) / STAGE_BYTES)
 #define SMEM_BYTES (STAGES * STAGE_BYTES + CONSUMERS * C_BUFS * C_SLICE_BYTES + 1024)
-/* A consumer's partial sums in the workspace: its [64][BN] fp32 fragment. */
+/* A consumer's partial sums in the workspace: its [64][BN] fp32 fragment
+ * (one slot per 64 rows of a CTA's tile: in ping-pong only a cluster's first
+ * piece, consumer 0's, ever hands on a partial). */
 #define PARTIAL_FLOATS (64 * BN)
 
 /* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
@@ -148,6 +153,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
     __shared__ uint64_t full[STAGES];  /* full[s] completes when stage s has landed        */
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
+    __shared__ uint64_t turn[CONSUMERS]; /* ping-pong: turn[c] completes a phase when consumer c
+                                          * has seen the last stage of a piece land */
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
@@ -162,12 +169,15 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     }
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
-     * arrival per consumer warpgroup of both CTAs (thread r of a warpgroup
-     * signals CTA r: a wgmma group completes for the whole warpgroup at once,
-     * so one thread's wait speaks for all 128, and the two arrivals go out
-     * from one instruction). */
-    if (tid == 0)
-        pipeline_init(full, empty, STAGES, 1, CLUSTER * CONSUMERS);
+     * arrival per consumer warpgroup of both CTAs that reads the stage (thread
+     * r of a warpgroup signals CTA r: a wgmma group completes for the whole
+     * warpgroup at once, so one thread's wait speaks for all 128, and the two
+     * arrivals go out from one instruction). turn: one arrival. */
+    if (tid == 0) {
+        pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
+        for (int c = 0; c < CONSUMERS; c++)
+            mbarrier_init(&turn[c], 1);
+    }
     /* Both CTAs' barriers are initialised before anyone arrives on a peer's
      * barrier. The init fence has made the inits visible to the cluster, so
      * the arrival need not release (a release is a cluster-scope fence in
@@ -197,14 +207,28 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         }
     } else {
         setmaxnreg_inc<232>();
-        const int c = wg - 1; /* this consumer's rows of the tile: 64c .. 64c + 63 */
+        const int c = wg - 1;                   /* this consumer                    */
+        const int h = ROW_WGS > 1 ? c : 0;      /* its rows of the tile: 64h .. 64h + 63 */
         const int t = tid % 128, warp = tid / 32 % 4, lane = tid % 32;
         uint8_t *c_bufs = smem + STAGES * STAGE_BYTES + c * C_BUFS * C_SLICE_BYTES;
         int stored = 0; /* slices this consumer has handed to the TMA engine */
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
+        /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
+         * steps over the stages of the other's. It starts a piece only once
+         * the other has seen the last stage of the piece before land: the MMAs
+         * of the two pieces run one after the other, the epilogue of one under
+         * the main loop of the next; and no stage's fill is waited for while
+         * the fill before it is still due. */
+        const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
         sk_work w;
-        for (int i = 0; (w = sk_work_of(&plan, p, i)).pair >= 0; i++) {
+        for (int i = first; (w = sk_work_of(&plan, p, i)).pair >= 0; i += every) {
+            if (ROW_WGS == 1 && i > 0) {
+                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's */
+                pipeline_skip(&pipe, before.ke - before.kb);
+                /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
+                mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
+            }
             int m_block, n_block;
             tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
             const int m0 = m_block * BM;
@@ -212,8 +236,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             /* Do this consumer's 64 rows hold any of C? If not (M = 16, the
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
-            const bool live = m0 + c * 64 < M && n0 < N;
-            /* acc: the m64nBN fragment of rows 64c .. 64c + 63 of the tile. */
+            const bool live = m0 + h * 64 < M && n0 < N;
+            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. */
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; i++)
@@ -225,6 +249,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 uint8_t *tile_a = smem + s * STAGE_BYTES; /* [BM][BK] fp16, swizzled */
                 uint8_t *tile_b = tile_a + TILE_A_BYTES;  /* [BN][BK] fp16, swizzled */
                 consumer_acquire(&pipe);
+                if (ROW_WGS == 1 && kt == w.ke - 1 && t == 0)
+                    mbarrier_arrive(&turn[c]); /* the piece's last stage is here: the other's turn */
 
                 if (live) {
                     wgmma_fence();
@@ -232,7 +258,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     for (int k = 0; k < BK / 16; k++) {
                         /* 16 fp16 of K = 32 bytes along each swizzled row. */
                         const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
-                        const uint64_t da = wgmma_desc_k_sw128(tile_a + c * 64 * 128 + k * 32);
+                        const uint64_t da = wgmma_desc_k_sw128(tile_a + h * 64 * 128 + k * 32);
                         if constexpr (BN == 256)
                             wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
                         else if constexpr (BN == 128)
@@ -255,7 +281,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
             /* The workspace has a slot and a flag per cluster, CTA and consumer
              * (write_partials lays the slot out); this consumer's: */
-            const int me = (p * CLUSTER + (int)rank) * CONSUMERS + c;
+            const int me = (p * CLUSTER + (int)rank) * ROW_WGS + h;
 
             /* Split-K: the `ways` pieces of the pair finish it together, a
              * reduce-scatter. Each writes its partials (slot and flag as below)
@@ -266,7 +292,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * one after another, would cost more than the split saves. */
             if (plan.ways) {
                 const int l = p % plan.ways;             /* this piece of the pair */
-                const int step = CLUSTER * CONSUMERS;    /* from piece q's slot to q + 1's */
+                const int step = CLUSTER * ROW_WGS;      /* from piece q's slot to q + 1's */
                 const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
@@ -320,7 +346,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                             if (f >= hi)
                                 continue;
                             const int ft = f % 128;
-                            const int row = m0 + c * 64 + ft / 32 * 16 + ft % 32 / 4;
+                            const int row = m0 + h * 64 + ft / 32 * 16 + ft % 32 / 4;
                             const int col = n0 + f / 128 * 8 + ft % 4 * 2;
                             const __half2 h[2] = {__floats2half2_rn(sum[k].x, sum[k].y),
                                                   __floats2half2_rn(sum[k].z, sum[k].w)};
@@ -354,7 +380,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (w.ke < plan.k_tiles && live) {
                 for (int q = sk_next_contributor(&plan, w.pair, p); q >= 0;
                      q = sk_next_contributor(&plan, w.pair, q)) {
-                    const int them = (q * CLUSTER + (int)rank) * CONSUMERS + c;
+                    const int them = (q * CLUSTER + (int)rank) * ROW_WGS + h;
                     const float4 *part = (const float4 *)partials + (size_t)them * (PARTIAL_FLOATS / 4);
                     if (t == 0)
                         while (ld_acquire_gpu_u32(&flags[them]) != gen)
@@ -379,7 +405,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * wholly outside C are skipped (TMA clips partial ones). */
 #pragma unroll
             for (int slice = 0; slice < BN / 64; slice++) {
-                if (n0 + slice * 64 >= N || m0 + c * 64 >= M) /* same for the whole warpgroup */
+                if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
                     continue;
                 uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
                 if (tid % 128 == 0)
@@ -398,7 +424,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
                 bar_sync(2 + c, 128);
                 if (tid % 128 == 0) {
-                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + c * 64, buf);
+                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
                     cp_async_bulk_commit_group();
                 }
                 stored++;
@@ -481,6 +507,7 @@ static cudaError_t get_facts(const device_facts **out)
         CUDA_TRY((max_clusters_of<64, 128>(&f->gpu.max_clusters[2])));
         CUDA_TRY((max_clusters_of<128, 64>(&f->gpu.max_clusters[3])));
         CUDA_TRY((max_clusters_of<64, 64>(&f->gpu.max_clusters[4])));
+        CUDA_TRY((max_clusters_of<64, 256>(&f->gpu.max_clusters[5])));
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
@@ -519,7 +546,7 @@ static cudaError_t forced_cand(sk_cand *c)
         return cudaSuccess;
     if (sk_cand_parse(v, c) == 0)
         return cudaSuccess;
-    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64, "
+    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, "
                     "optionally with :dp, :sk, :skw or :splitW\n", v);
     return cudaErrorInvalidValue;
 }
@@ -575,7 +602,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
                                      uint32_t *, float *, uint32_t, cudaStream_t) =
         plan.kind == 0 ? launch_plan<128, 256> : plan.kind == 1 ? launch_plan<128, 128>
         : plan.kind == 2 ? launch_plan<64, 128> : plan.kind == 3 ? launch_plan<128, 64>
-        : launch_plan<64, 64>;
+        : plan.kind == 4 ? launch_plan<64, 64> : launch_plan<64, 256>;
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
