@@ -246,13 +246,13 @@ typedef struct {
 
 /* Fitted to both GPUs at once (tools/fit.c over the CSVs in plots/calib/: every
  * candidate of 75 shapes and the fixed calibration set, measured on an H100
- * SXM and an H200 on 2026-11-24; rms log error 0.103; the model's picks, among
- * the tiles that fit (sk_tile_fits), run 0.985 of the fastest candidate
- * measured, geometric mean). */
+ * SXM and an H200 on 2026-11-24 with the 64-row tiles in ping-pong; rms log
+ * error 0.115; the model's picks, among the tiles that fit (sk_tile_fits), run
+ * 0.986 of the fastest candidate measured, geometric mean). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 280.6, 355.7, 248.7, 400.0},  /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256 */
-    {2272.3, 1321.9, 878.4, 626.8, 424.2, 900.0}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
+    {636.1, 390.9, 280.6, 348.9, 244.9, 433.3},   /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256 */
+    {1966.4, 1222.0, 576.0, 618.2, 127.7, 1430.9}, /* piece */
+    6302.5, 0.01160, 2793.0, 109.4, 1.000, 0.548};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once: ranges run side by side at staggered k-tiles, so a range's operand

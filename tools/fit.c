@@ -114,10 +114,12 @@ int main(int argc, char **argv)
         }
     }
     printf("rows %d, rms log error %.4f\n", nrows, sqrt(best / nrows));
-    printf("{{%.1f, %.1f, %.1f, %.1f, %.1f}, /* k_tile */\n", m.k_tile[0], m.k_tile[1], m.k_tile[2],
-           m.k_tile[3], m.k_tile[4]);
-    printf(" {%.1f, %.1f, %.1f, %.1f, %.1f}, /* piece */\n", m.piece[0], m.piece[1], m.piece[2],
-           m.piece[3], m.piece[4]);
+    for (int f = 0; f < 2; f++) {
+        const double *v = f ? m.piece : m.k_tile;
+        printf("%s", f ? " {" : "{{");
+        for (int k = 0; k < SK_KINDS; k++) printf("%.1f%s", v[k], k + 1 < SK_KINDS ? ", " : "");
+        printf("}, /* %s */\n", f ? "piece" : "k_tile");
+    }
     printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
            m.dram_eff, m.l2_eff);
 
