@@ -41,11 +41,18 @@ static double loss(const sk_model *m)
     return e;
 }
 
-static int params(sk_model *m, double **p)
+/* The constants the fit moves: every one, or (only != 0) the per-k-tile
+ * and per-piece costs of the tile shapes whose bit is set in `only`, the
+ * others kept as sk_model_sm90 has them (kernels changed since their fit). */
+static int params(sk_model *m, double **p, unsigned only)
 {
     int n = 0;
-    for (int k = 0; k < SK_KINDS; k++) p[n++] = &m->k_tile[k];
-    for (int k = 0; k < SK_KINDS; k++) p[n++] = &m->piece[k];
+    for (int k = 0; k < SK_KINDS; k++)
+        if (!only || only >> k & 1) p[n++] = &m->k_tile[k];
+    for (int k = 0; k < SK_KINDS; k++)
+        if (!only || only >> k & 1) p[n++] = &m->piece[k];
+    if (only)
+        return n;
     p[n++] = &m->launch;
     p[n++] = &m->partial_byte;
     p[n++] = &m->fixup;
@@ -57,8 +64,23 @@ static int params(sk_model *m, double **p)
 
 int main(int argc, char **argv)
 {
+    unsigned only = 0; /* --kinds 2,4,5: fit those tile shapes' costs alone */
+    if (argc > 2 && !strcmp(argv[1], "--kinds")) {
+        int bad = 0;
+        for (const char *c = argv[2]; *c; c++)
+            if (*c >= '0' && *c < '0' + SK_KINDS)
+                only |= 1u << (*c - '0');
+            else if (*c != ',')
+                bad = 1;
+        if (bad || !only) {
+            fprintf(stderr, "fit: error: --kinds takes tile shape indices 0 .. %d, e.g. 2,4,5\n", SK_KINDS - 1);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 3) {
-        fprintf(stderr, "fit: error: usage: %s L2_BYTES DRAM_GBPS:calib.csv...\n", argv[0]);
+        fprintf(stderr, "fit: error: usage: %s [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...\n", argv[0]);
         return 2;
     }
     static sk_gpu gpus[64];
@@ -92,7 +114,7 @@ int main(int argc, char **argv)
     }
     sk_model m = sk_model_sm90;
     double *p[32];
-    const int np = params(&m, p);
+    const int np = params(&m, p, only);
     double best = loss(&m);
     for (double step = 0.5; step > 0.002; step /= 2) {
         int moved = 1;
