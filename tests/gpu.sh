@@ -154,7 +154,7 @@ test_step() {
         done
         # The shapes above have at most 3 k-tiles: no stage of a ring is ever
         # refilled. Here every ring wraps (16 k-tiles; v7: 64 x 128 tiles on 8
-        # stages, 64 x 64 split-K pieces on 13). No cuBLAS (--baseline none):
+        # stages, 64 x 64 split-K pieces on 12). No cuBLAS (--baseline none):
         # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
         # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages.
         local wrap=("128 256 1024")

@@ -21,7 +21,8 @@
  *    in an order fixed by the plan, not by who finishes first, so every run
  *    gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
- *    of the instruction): 128 x 256, 128 x 128, 64 x 128, 128 x 64, 64 x 64.
+ *    of the instruction), 128 x 256 down to 64 x 64; a 64-row tile is one
+ *    consumer's, the two taking turns on pieces (ping-pong).
  * The plan is chosen on the host from a cost model over candidate plans
  * (common/stream_k.h); `make plan SIZE="M N K"` prints them. With the work
  * per cluster fixed before the launch, v5/v6's run-time claims go: every
