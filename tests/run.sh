@@ -537,6 +537,35 @@ else
     done
 fi
 
+# ---- j2. the cost model's fit (tools/fit.c) ----------------------------------
+# --no-fit prints sk_model_sm90's constants as they are; --held-out keeps files
+# out of the fit and summarises the picks on them apart; a held-out file of a
+# shape's timings counts that shape there, not among the fitted ones.
+fit=$BUILD_DIR/tools/fit
+if [ ! -x "$fit" ]; then
+    bad "$fit" "missing or not executable"
+else
+    C=plots/calib
+    run_bin "$fit" --no-fit 52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_random_heldout.csv
+    want=$(sed -n 's|^ *{\([0-9., ]*\)}, */\* k_tile:.*|{{\1}, /* k_tile */|p' common/stream_k.h)
+    got=$(sed -n 2p "$tmp/out")
+    nheld=$(tail -n +2 $C/h100_random_heldout.csv | cut -d, -f1-3 | sort -u | grep -c '')
+    if [ $rc -ne 0 ]; then bad "fit --no-fit" "$(status $rc) (stderr: $(first "$tmp/err"))"
+    elif [ -z "$want" ] || [ "$got" != "$want" ]; then bad "fit --no-fit: sk_model_sm90's k_tile costs" "got '$got', want '$want'"
+    else ok "fit --no-fit: sk_model_sm90's k_tile costs, unmoved"; fi
+    check "fit --held-out: $nheld held-out shapes summarised apart" "$(grep 'shapes:' "$tmp/out" | tr '\n' ' ')" \
+        grep -q "^held out, $nheld shapes: the picks run 0\.[0-9]* of the fastest" "$tmp/out"
+    check "fit --held-out: the fitted rows are the fitted file's" "$(head -n 1 "$tmp/out")" \
+        grep -qx "rows $(grep -c ',[0-9]*x[0-9]*:' $C/h100_fixed.csv), rms log error [0-9.]*" "$tmp/out"
+    for args in "" "52428800" "52428800 nope.csv" "52428800 --held-out 3352:$C/h100_fixed.csv" "--kinds 9 52428800 3352:$C/h100_fixed.csv"; do
+        # shellcheck disable=SC2086
+        run_bin "$fit" $args
+        if [ $rc -eq 0 ] || [ -s "$tmp/out" ] || ! grep -q error "$tmp/err"; then
+            bad "fit $args" "$(status $rc), want an error and no stdout (stderr: $(first "$tmp/err"))"
+        else ok "fit $args (refused)"; fi
+    done
+fi
+
 # ---- k. README tables (tools/readme_tables.sh, make readme) --------------------
 # The README's tables of measured figures are rendered from plots/*.csv; the
 # README must hold exactly what the generator makes of it, and the check must

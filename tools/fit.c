@@ -1,7 +1,7 @@
 /* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
  * of candidate plans, on the CPU:
  *
- *   build/tools/fit L2_BYTES DRAM_GBPS:calib.csv...
+ *   build/tools/fit [--kinds I,J,.. | --no-fit] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]
  *
  * Each CSV is tools/calib.c's output (M,N,K,cand,ms) on a GPU of 66 clusters
  * of every kernel (an H100 SXM or an H200), named with that GPU's peak DRAM
@@ -11,7 +11,9 @@
  * with ever finer factors until none helps. It prints the constants as C,
  * the error, and for every shape with several candidates measured the
  * model's pick against the fastest measured: the time lost by choosing by
- * the model. */
+ * the model. Files after --held-out are not fitted to: the same summary of
+ * the picks, on shapes the constants never saw, is printed for them apart.
+ * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +30,12 @@ typedef struct {
 } row;
 
 static row rows[MAX_ROWS];
-static int nrows;
+static int nrows, nfit; /* rows [0, nfit) are fitted to, [nfit, nrows) held out */
 
 static double loss(const sk_model *m)
 {
     double e = 0;
-    for (int i = 0; i < nrows; i++) {
+    for (int i = 0; i < nfit; i++) {
         const double d = log(sk_model_ns(&rows[i].plan, rows[i].M, rows[i].N, rows[i].K, rows[i].g, m) * 1e-6 /
                              rows[i].ms);
         e += d * d;
@@ -62,9 +64,51 @@ static int params(sk_model *m, double **p, unsigned only)
     return n;
 }
 
+/* Per shape (rows from .. to - 1, grouped by shape and GPU): the model's
+ * pick among the measured candidates, and the fastest. */
+static void picks(const sk_model *m, int from, int to, const char *label)
+{
+    double lost = 0;
+    int shapes = 0;
+    for (int i = from; i < to;) {
+        int j = i;
+        while (j < to && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K &&
+               rows[j].g == rows[i].g)
+            j++;
+        if (j - i >= 2) {
+            int pick = i, fast = i;
+            double pt = 1e300;
+            for (int r = i; r < j; r++) {
+                if (!sk_tile_fits(rows[r].plan.kind, rows[r].M, rows[r].N)) continue; /* never picked */
+                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
+                if (t < pt) pt = t, pick = r;
+                if (rows[r].ms < rows[fast].ms) fast = r;
+            }
+            char a[256], b[256];
+            sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
+            sk_plan_describe(&rows[fast].plan, rows[i].M, rows[i].N, rows[i].K, b, sizeof b);
+            printf("%4.0f GB/s %5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)\n", rows[i].g->dram_bytes_per_ns,
+                   rows[i].M, rows[i].N, rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3,
+                   rows[fast].ms / rows[pick].ms);
+            if (pick != fast) printf("      pick    %s\n      fastest %s\n", a, b);
+            lost += log(rows[fast].ms / rows[pick].ms);
+            shapes++;
+        }
+        i = j;
+    }
+    printf("%s, %d shapes: the picks run %.3f of the fastest measured (geometric mean)\n", label, shapes,
+           exp(lost / (shapes ? shapes : 1)));
+}
+
 int main(int argc, char **argv)
 {
     unsigned only = 0; /* --kinds 2,4,5: fit those tile shapes' costs alone */
+    int no_fit = 0;
+    if (argc > 1 && !strcmp(argv[1], "--no-fit")) {
+        no_fit = 1;
+        argv++;
+        argc--;
+    }
     if (argc > 2 && !strcmp(argv[1], "--kinds")) {
         int bad = 0;
         for (const char *c = argv[2]; *c; c++)
@@ -80,11 +124,16 @@ int main(int argc, char **argv)
         argc -= 2;
     }
     if (argc < 3) {
-        fprintf(stderr, "fit: error: usage: %s [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...\n", argv[0]);
+        fprintf(stderr, "fit: error: usage: %s [--kinds I,J,.. | --no-fit] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
         return 2;
     }
     static sk_gpu gpus[64];
+    nfit = -1;
     for (int a = 2; a < argc && a - 2 < 64; a++) {
+        if (!strcmp(argv[a], "--held-out")) {
+            nfit = nrows;
+            continue;
+        }
         sk_gpu *g = &gpus[a - 2];
         for (int k = 0; k < SK_KINDS; k++) g->max_clusters[k] = 66;
         g->l2_bytes = atof(argv[1]);
@@ -112,11 +161,17 @@ int main(int argc, char **argv)
         }
         fclose(f);
     }
+    if (nfit < 0)
+        nfit = nrows;
+    if (nfit == 0) {
+        fprintf(stderr, "fit: error: no timings to fit to\n");
+        return 1;
+    }
     sk_model m = sk_model_sm90;
     double *p[32];
     const int np = params(&m, p, only);
     double best = loss(&m);
-    for (double step = 0.5; step > 0.002; step /= 2) {
+    for (double step = no_fit ? 0 : 0.5; step > 0.002; step /= 2) {
         int moved = 1;
         for (int round = 0; moved && round < 200; round++) {
             moved = 0;
@@ -135,7 +190,7 @@ int main(int argc, char **argv)
                 }
         }
     }
-    printf("rows %d, rms log error %.4f\n", nrows, sqrt(best / nrows));
+    printf("rows %d, rms log error %.4f\n", nfit, sqrt(best / nfit));
     for (int f = 0; f < 2; f++) {
         const double *v = f ? m.piece : m.k_tile;
         printf("%s", f ? " {" : "{{");
@@ -145,36 +200,8 @@ int main(int argc, char **argv)
     printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
            m.dram_eff, m.l2_eff);
 
-    /* Per shape: the model's pick among the measured candidates, and the fastest. */
-    double lost = 0;
-    int shapes = 0;
-    for (int i = 0; i < nrows;) {
-        int j = i;
-        while (j < nrows && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K &&
-               rows[j].g == rows[i].g)
-            j++;
-        if (j - i >= 2) {
-            int pick = i, fast = i;
-            double pt = 1e300;
-            for (int r = i; r < j; r++) {
-                if (!sk_tile_fits(rows[r].plan.kind, rows[r].M, rows[r].N)) continue; /* never picked */
-                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, &m);
-                if (t < pt) pt = t, pick = r;
-                if (rows[r].ms < rows[fast].ms) fast = r;
-            }
-            char a[256], b[256];
-            sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
-            sk_plan_describe(&rows[fast].plan, rows[i].M, rows[i].N, rows[i].K, b, sizeof b);
-            printf("%4.0f GB/s %5d x %5d x %5d: pick %.1f us, fastest %.1f us (%.3f)\n", rows[i].g->dram_bytes_per_ns,
-                   rows[i].M, rows[i].N, rows[i].K, rows[pick].ms * 1e3, rows[fast].ms * 1e3,
-                   rows[fast].ms / rows[pick].ms);
-            if (pick != fast) printf("      pick    %s\n      fastest %s\n", a, b);
-            lost += log(rows[fast].ms / rows[pick].ms);
-            shapes++;
-        }
-        i = j;
-    }
-    printf("%d shapes: the picks run %.3f of the fastest measured (geometric mean)\n", shapes,
-           exp(lost / (shapes ? shapes : 1)));
+    picks(&m, 0, nfit, "fitted");
+    if (nrows > nfit)
+        picks(&m, nfit, nrows, "held out");
     return 0;
 }
