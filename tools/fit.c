@@ -131,6 +131,10 @@ int main(int argc, char **argv)
     nfit = -1;
     for (int a = 2; a < argc && a - 2 < 64; a++) {
         if (!strcmp(argv[a], "--held-out")) {
+            if (nfit >= 0) {
+                fprintf(stderr, "fit: error: --held-out given twice\n");
+                return 2;
+            }
             nfit = nrows;
             continue;
         }
@@ -171,7 +175,7 @@ int main(int argc, char **argv)
     double *p[32];
     const int np = params(&m, p, only);
     double best = loss(&m);
-    for (double step = no_fit ? 0 : 0.5; step > 0.002; step /= 2) {
+    for (double step = 0.5; !no_fit && step > 0.002; step /= 2) {
         int moved = 1;
         for (int round = 0; moved && round < 200; round++) {
             moved = 0;

@@ -547,8 +547,10 @@ static cudaError_t forced_cand(sk_cand *c)
         return cudaSuccess;
     if (sk_cand_parse(v, c) == 0)
         return cudaSuccess;
-    fprintf(stderr, "error: V7_TILE=%s is none of 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, "
-                    "optionally with :dp, :sk, :skw or :splitW\n", v);
+    fprintf(stderr, "error: V7_TILE=%s is none of", v);
+    for (int k = 0; k < SK_KINDS; k++)
+        fprintf(stderr, " %dx%d%s", sk_tile[k][0], sk_tile[k][1], k + 1 < SK_KINDS ? "," : "");
+    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW\n");
     return cudaErrorInvalidValue;
 }
 
