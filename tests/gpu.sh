@@ -100,6 +100,15 @@ V7_PLANS=(
     "V7_TILE=64x128:dp 4096 2048 200|tiles 64 x 128, pairs share B, 512 pairs of 4 k-tiles on [0-9]+ clusters, 0 stream-K"
     "V7_TILE=64x64:sk 1000 1000 3000|tiles 64 x 64, pairs share B, 128 pairs of 47 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "V7_TILE=64x256:dp 40 5000 1000|tiles 64 x 256, pairs share A, 10 pairs of 16 k-tiles"
+    "V7_TILE=128x192:dp 1000 1000 1000|tiles 128 x 192, pairs share B, 24 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x192:sk 3100 2000 1000|tiles 128 x 192, pairs share B, 143 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x192:skw 3100 2000 1000|tiles 128 x 192, pairs share B, 143 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x192:split4 256 600 8192|tiles 128 x 192, pairs share B, 4 pairs of 128 k-tiles on 16 clusters.*split-K"
+    "V7_TILE=128x192:dp 100 5000 1000|tiles 128 x 192, pairs share A, 14 pairs of 16 k-tiles"
+    "V7_TILE=64x192:dp 2048 3000 328|tiles 64 x 192, pairs share B, 256 pairs of 6 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=64x192:sk 3000 2200 1000|tiles 64 x 192, pairs share B, 288 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=64x192:skw 3000 2200 1000|tiles 64 x 192, pairs share B, 288 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=64x192:split4 40 600 8192|tiles 64 x 192, pairs share A, 2 pairs of 128 k-tiles on 8 clusters.*split-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -156,9 +165,11 @@ test_step() {
         # refilled. Here every ring wraps (16 k-tiles; v7: 64 x 128 tiles on 8
         # stages, 64 x 64 split-K pieces on 12). No cuBLAS (--baseline none):
         # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
-        # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages.
+        # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages;
+        # 128 x 192 tiles stream-K (4 stages, an owner adding a partial).
         local wrap=("128 256 1024")
-        [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328")
+        [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
+                                        "V7_TILE=128x192:sk 1000 1000 1000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }
