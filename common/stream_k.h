@@ -41,7 +41,7 @@
 
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
  * one a problem gets is the cost model's choice (sk_plan_make, below). */
-#define SK_KINDS 8
+#define SK_KINDS 7
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -49,9 +49,8 @@ static const int sk_tile[SK_KINDS][2] = {
     {128, 64},  /* 3: N <= 64                                             */
     {64, 64},   /* 4: the most pairs, for the fewest rows and columns     */
     {64, 256},  /* 5: 0's MMA on half its rows: short K, M past a 128 edge */
-    {128, 192}, /* 6: 4/3 the pairs of 0: a wave where 0 leaves clusters idle,
-                      N in 129 .. 192 or 257 .. 384 with less padding     */
-    {64, 192},  /* 7: 6's MMA on half its rows                            */
+    {128, 192}, /* 6: 4/3 the pairs of 0: a wave where 0 leaves clusters
+                      idle; N in 129 .. 192 or 257 .. 384, less padding   */
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
@@ -256,8 +255,8 @@ typedef struct {
  * 0.116; the model's picks, among the tiles that fit (sk_tile_fits), run 0.985
  * of the fastest candidate measured, geometric mean. */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 518.1, 364.2},   /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, 128x192, 64x192 */
-    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1797.1, 1064.4}, /* piece */
+    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4}, /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, 128x192 */
+    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands

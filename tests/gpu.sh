@@ -105,10 +105,6 @@ V7_PLANS=(
     "V7_TILE=128x192:skw 3100 2000 1000|tiles 128 x 192, pairs share B, 143 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "V7_TILE=128x192:split4 256 600 8192|tiles 128 x 192, pairs share B, 4 pairs of 128 k-tiles on 16 clusters.*split-K"
     "V7_TILE=128x192:dp 100 5000 1000|tiles 128 x 192, pairs share A, 14 pairs of 16 k-tiles"
-    "V7_TILE=64x192:dp 2048 3000 328|tiles 64 x 192, pairs share B, 256 pairs of 6 k-tiles on [0-9]+ clusters, 0 stream-K"
-    "V7_TILE=64x192:sk 3000 2200 1000|tiles 64 x 192, pairs share B, 288 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    "V7_TILE=64x192:skw 3000 2200 1000|tiles 64 x 192, pairs share B, 288 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    "V7_TILE=64x192:split4 40 600 8192|tiles 64 x 192, pairs share A, 2 pairs of 128 k-tiles on 8 clusters.*split-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.

@@ -58,8 +58,8 @@
 #include <string.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
- * parameters: 128 or 64 rows by 256, 192, 128 or 64 columns (the plan picks
- * among sk_tile's shapes, common/stream_k.h). */
+ * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64 or
+ * 64 x 256 (the plan picks, sk_tile in common/stream_k.h). */
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
 #define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
@@ -75,8 +75,8 @@
  * then tile B [BN][BK] (32, 24, 16 or 8 KB), both K-major in the 128-byte swizzle
  * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
  * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
- * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128, 64 x 192), 8 x 24 KB (64 x 128,
- * 128 x 64), 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256, 128 x 192). */
+ * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64),
+ * 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256, 128 x 192). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
@@ -512,7 +512,6 @@ static cudaError_t get_facts(const device_facts **out)
         CUDA_TRY((max_clusters_of<64, 64>(&f->gpu.max_clusters[4])));
         CUDA_TRY((max_clusters_of<64, 256>(&f->gpu.max_clusters[5])));
         CUDA_TRY((max_clusters_of<128, 192>(&f->gpu.max_clusters[6])));
-        CUDA_TRY((max_clusters_of<64, 192>(&f->gpu.max_clusters[7])));
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
@@ -610,7 +609,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         plan.kind == 0 ? launch_plan<128, 256> : plan.kind == 1 ? launch_plan<128, 128>
         : plan.kind == 2 ? launch_plan<64, 128> : plan.kind == 3 ? launch_plan<128, 64>
         : plan.kind == 4 ? launch_plan<64, 64> : plan.kind == 5 ? launch_plan<64, 256>
-        : plan.kind == 6 ? launch_plan<128, 192> : launch_plan<64, 192>;
+        : launch_plan<128, 192>;
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
