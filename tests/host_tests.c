@@ -1084,14 +1084,22 @@ static void test_stream_k(void)
      * whose stream-K ranges outgrow L2 runs its last wave whole (2048 x 8192
      * x 28672: 1197 us whole, 1522 us stream-K); few pairs over a long K
      * split (512 x 1024 x 8192: 80 us whole, 30 us in 8 ways); N = 376 in
-     * 128-column tiles, not 256 (9576 x 376 x 6784: 95 us against 130 us);
-     * 8192^3 in v6's tile. */
+     * 128-column tiles, not 256 (9576 x 376 x 6784: 95 us against 130 us;
+     * now 192, below); 8192^3 in v6's tile. */
     s = sk_plan_make(2048, 8192, 28672, &h1, &sk_model_sm90, -1);
     EXPECT(s.sk_pairs == 0 && s.bn == 256, "2048x8192x28672: sk %d bn %d", s.sk_pairs, s.bn);
     s = sk_plan_make(512, 1024, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.ways >= 4, "512x1024x8192: ways %d", s.ways);
+    /* The 128 x 192 tile (plots/calib/tile192/, 2026-11-24, H100 / H200): N =
+     * 376 in two 192-column blocks, stream-K (92.9 / 85.8 us against 98.9 /
+     * 89.3 us in 128 x 128); 3072^3 as 192 whole pairs, 2.9 waves (82.7 / 81.1
+     * us against 92.6 / 92.0 us for 128 x 256 stream-K). */
     s = sk_plan_make(9576, 376, 6784, &h1, &sk_model_sm90, -1);
-    EXPECT(s.bn < 256, "9576x376x6784: bn %d", s.bn);
+    EXPECT(s.bn == 192, "9576x376x6784: bn %d", s.bn);
+    s = sk_plan_make(3072, 3072, 3072, &h1, &sk_model_sm90, -1);
+    EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3: %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
+    s = sk_plan_make(3072, 3072, 3072, &h2, &sk_model_sm90, -1);
+    EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3 (H200): %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
     s = sk_plan_make(8192, 8192, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.bm == 128 && s.bn == 256 && s.share_b, "8192^3: %d x %d", s.bm, s.bn);
     /* No tile twice as wide (tall) as C while a narrower one exists. */
