@@ -92,8 +92,10 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
 
 /* Tile shape `kind` laid over M x N: its blocks and pairs (2 M-neighbours
  * sharing B; 2 N-neighbours sharing A when C has one block row, so the
- * second CTA does not sit past the edge) and the clusters the GPU holds. */
-static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK_KINDS])
+ * second CTA does not sit past the edge, or when share_a asks for it: with
+ * an odd number of block rows, pairs along N leave no CTA past the edge)
+ * and the clusters the GPU holds. */
+static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
     s.kind = kind;
@@ -101,7 +103,7 @@ static inline sk_plan sk_shape(int M, int N, int kind, const int max_clusters[SK
     s.bn = sk_tile[kind][1];
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
-    s.share_b = s.m_blocks >= 2;
+    s.share_b = s.m_blocks >= 2 && !share_a;
     s.a_rows = s.bm == 64 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
     s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks : s.m_blocks * ((s.n_blocks + 1) / 2);
     s.clusters = max_clusters[kind];
@@ -119,6 +121,8 @@ enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_MODES };
 static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
 typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
+    int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
+                             where C has 2 block rows or more (0: they share B) */
 } sk_cand;
 
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
@@ -141,13 +145,16 @@ static inline void sk_finish(sk_plan *s)
 /* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
  * not apply (stream-K with no partial wave, one wave more with no full one,
  * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
- * pairs, k-tiles)). */
+ * pairs, k-tiles); pairs sharing A asked for where C has one block row:
+ * they share A anyway). */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
 {
     if (c.kind < 0 || c.kind >= SK_KINDS || c.mode < 0 || c.mode >= SK_MODES)
         return -1;
-    sk_plan s = sk_shape(M, N, c.kind, max_clusters);
+    sk_plan s = sk_shape(M, N, c.kind, c.share_a, max_clusters);
+    if (c.share_a && s.m_blocks < 2)
+        return -1;
     s.k_tiles = (K + 63) / 64;
     s.ways = 0;
     s.sk_pairs = 0;
@@ -172,13 +179,14 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 }
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
- * the decomposition left to the plan: mode -1) or "RxC:MODE", MODE one of dp,
- * sk, skw, splitW (W >= 2). 0, or -1 for anything else. Host only. */
+ * the decomposition left to the plan: mode -1) or "RxC:MODE[:A]", MODE one of
+ * dp, sk, skw, splitW (W >= 2), :A for pairs sharing A. 0, or -1 for anything
+ * else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
     c->kind = c->mode = -1;
-    c->ways = 0;
+    c->ways = c->share_a = 0;
     if (sscanf(v, "%dx%d%n", &r, &col, &n) != 2)
         return -1;
     for (int i = 0; i < SK_KINDS; i++)
@@ -191,6 +199,18 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
         return 0;
     if (*m++ != ':')
         return -1;
+    char mode[16];
+    const size_t len = strcspn(m, ":");
+    if (len >= sizeof mode)
+        return -1;
+    memcpy(mode, m, len);
+    mode[len] = 0;
+    if (m[len]) { /* ":A" and nothing more */
+        if (strcmp(m + len, ":A"))
+            return -1;
+        c->share_a = 1;
+    }
+    m = mode;
     for (int i = 0; i < SK_SPLIT; i++)
         if (!strcmp(m, sk_mode_name[i]))
             c->mode = i;
@@ -208,9 +228,10 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
 static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
 {
     if (c.mode == SK_SPLIT)
-        snprintf(buf, n, "%dx%d:split%d", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways);
+        snprintf(buf, n, "%dx%d:split%d%s", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways, c.share_a ? ":A" : "");
     else
-        snprintf(buf, n, "%dx%d:%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode]);
+        snprintf(buf, n, "%dx%d:%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode],
+                 c.share_a ? ":A" : "");
 }
 
 /* ---- the cost model: which candidate plan runs fastest -------------------
@@ -334,26 +355,27 @@ static inline int sk_tile_fits(int k, int M, int N)
 }
 
 /* Calls f(cand, plan, arg) for every candidate that applies to the shape:
- * each tile shape that fits it (sk_tile_fits; only `kind` when kind >= 0)
- * whole-pair, stream-K, stream-K with one wave more, and split-K in every
- * number of ways that fits. */
+ * each tile shape that fits it (sk_tile_fits; only `kind` when kind >= 0),
+ * its pairs sharing B, then sharing A, each whole-pair, stream-K, stream-K
+ * with one wave more, and split-K in every number of ways that fits. */
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
     for (int k = 0; k < SK_KINDS; k++) {
         if (kind >= 0 ? k != kind : !sk_tile_fits(k, M, N))
             continue;
-        for (int mode = 0; mode < SK_MODES; mode++) {
-            const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
-            for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
-                const sk_cand c = {k, mode, w};
-                sk_plan s;
-                if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
-                    f(c, &s, arg);
-                else if (mode == SK_SPLIT)
-                    break; /* more ways do not fit either */
+        for (int share_a = 0; share_a < 2; share_a++)
+            for (int mode = 0; mode < SK_MODES; mode++) {
+                const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
+                for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
+                    const sk_cand c = {k, mode, w, share_a};
+                    sk_plan s;
+                    if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
+                        f(c, &s, arg);
+                    else if (mode == SK_SPLIT)
+                        break; /* more ways do not fit either */
+                }
             }
-        }
     }
 }
 

@@ -105,6 +105,10 @@ V7_PLANS=(
     "V7_TILE=128x192:skw 3100 2000 1000|tiles 128 x 192, pairs share B, 143 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "V7_TILE=128x192:split4 256 600 8192|tiles 128 x 192, pairs share B, 4 pairs of 128 k-tiles on 16 clusters.*split-K"
     "V7_TILE=128x192:dp 100 5000 1000|tiles 128 x 192, pairs share A, 14 pairs of 16 k-tiles"
+    "V7_TILE=128x256:dp:A 528 4000 1000|tiles 128 x 256, pairs share A, 40 pairs of 16 k-tiles on 40 clusters, 0 stream-K"
+    "V7_TILE=128x192:sk:A 600 3000 1000|tiles 128 x 192, pairs share A, 40 pairs of 16 k-tiles on 66 clusters, 40 stream-K"
+    "V7_TILE=64x64:split3:A 200 500 2000|tiles 64 x 64, pairs share A, 16 pairs of 32 k-tiles on 48 clusters, 16 stream-K.*split-K"
+    "V7_TILE=64x128:skw:A 1000 3000 500|tiles 64 x 128, pairs share A, 192 pairs of 8 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -162,10 +166,11 @@ test_step() {
         # stages, 64 x 64 split-K pieces on 12). No cuBLAS (--baseline none):
         # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
         # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages;
-        # 128 x 192 tiles stream-K (4 stages, an owner adding a partial).
+        # 128 x 192 tiles stream-K (4 stages, an owner adding a partial), and with pairs of
+        # N-neighbours sharing A over 5 block rows.
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
-                                        "V7_TILE=128x192:sk 1000 1000 1000")
+                                        "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

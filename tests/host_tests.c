@@ -1022,42 +1022,55 @@ static void test_stream_k(void)
     begin("stream_k_candidates");
     const int h100[SK_KINDS] = {66, 66, 66, 66, 66, 66, 66};
     for (int k = 0; k < SK_KINDS; k++)
-        for (int m = 0; m < SK_MODES; m++) {
-            const sk_cand c = {k, m, m == SK_SPLIT ? 7 : 0};
-            char name[32];
-            sk_cand_name(c, name, sizeof name);
-            sk_cand d;
-            EXPECT(sk_cand_parse(name, &d) == 0 && d.kind == k && d.mode == m && d.ways == c.ways,
-                   "%s: parsed as %d/%d/%d", name, d.kind, d.mode, d.ways);
-        }
+        for (int m = 0; m < SK_MODES; m++)
+            for (int a = 0; a < 2; a++) {
+                const sk_cand c = {k, m, m == SK_SPLIT ? 7 : 0, a};
+                char name[32];
+                sk_cand_name(c, name, sizeof name);
+                sk_cand d;
+                EXPECT(sk_cand_parse(name, &d) == 0 && d.kind == k && d.mode == m && d.ways == c.ways &&
+                           d.share_a == a,
+                       "%s: parsed as %d/%d/%d/%d", name, d.kind, d.mode, d.ways, d.share_a);
+            }
     sk_cand c;
     EXPECT(sk_cand_parse("64x128", &c) == 0 && c.kind == 2 && c.mode == -1, "64x128: %d/%d", c.kind, c.mode);
+    EXPECT(sk_cand_parse("128x256:sk:A", &c) == 0 && c.kind == 0 && c.mode == SK_STREAM && c.share_a == 1,
+           "128x256:sk:A: %d/%d/%d", c.kind, c.mode, c.share_a);
     static const char *const bad[] = {"", "64x", "96x128", "128x256:", "128x256:xx", "128x256:split",
                                       "128x256:split1", "128x256:split-2", "128x256:split2x",
-                                      "128x256:dpx", "128x256 "};
+                                      "128x256:dpx", "128x256 ", "128x256:dp:", "128x256:dp:B",
+                                      "128x256:dp:A:", "128x256:dp:AA", "128x256::A", "128x256:A"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         EXPECT(sk_cand_parse(bad[i], &c) == -1, "'%s' accepted", bad[i]);
     sk_plan s;
     /* 8192^3: 1024 pairs of 128 x 256, 15 waves and 34 */
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0}, &s) == 0 && s.sk_pairs == 34 &&
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == 0 && s.sk_pairs == 34 &&
            s.clusters == 66, "8192^3 sk: %d", s.sk_pairs);
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0}, &s) == 0 &&
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0}, &s) == 0 &&
            s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2}, &s) == -1, "8192^3 split");
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0}, &s) == -1, "8192^3 split");
     /* 8448 x 8192: 33 x 32 = 1056 pairs = 16 waves: no partial wave to stream */
-    EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0}, &s) == -1, "16 waves, sk");
+    EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == -1, "16 waves, sk");
     /* 1536 x 2048: 48 pairs, less than a wave: stream-K over all, split up to 66 / 48 = 1 way */
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM, 0}, &s) == 0 && s.sk_pairs == 48 &&
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == 0 && s.sk_pairs == 48 &&
            s.clusters == 66, "48 pairs, sk: %d on %d", s.sk_pairs, s.clusters);
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM_WAVE, 0}, &s) == -1, "48 pairs, skw");
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_SPLIT, 2}, &s) == -1, "48 pairs, split2");
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_WHOLE, 0}, &s) == 0 && s.clusters == 48,
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0}, &s) == -1, "48 pairs, skw");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_SPLIT, 2, 0}, &s) == -1, "48 pairs, split2");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_WHOLE, 0, 0}, &s) == 0 && s.clusters == 48,
            "48 pairs, dp: %d clusters", s.clusters);
     /* 512 x 512 x 8192 (128 x 128): 8 pairs of 128 k-tiles, up to 8 ways; not beyond the k-tiles */
-    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8}, &s) == 0 && s.clusters == 64 &&
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8, 0}, &s) == 0 && s.clusters == 64 &&
            sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16, "512^2 x 8192 split8");
-    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 9}, &s) == -1, "split9 of 8 pairs");
-    EXPECT(sk_plan_of(512, 512, 128, h100, (sk_cand){1, SK_SPLIT, 3}, &s) == -1, "split3 of 2 k-tiles");
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 9, 0}, &s) == -1, "split9 of 8 pairs");
+    EXPECT(sk_plan_of(512, 512, 128, h100, (sk_cand){1, SK_SPLIT, 3, 0}, &s) == -1, "split3 of 2 k-tiles");
+    /* Pairs sharing A: only where C has 2 block rows or more (else they do anyway); 528 rows
+     * are 5 blocks of 128: 3 x 52 pairs sharing B (one CTA in 6 past C), 5 x 26 sharing A. */
+    EXPECT(sk_plan_of(100, 4096, 1024, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s) == -1, "one block row, :A");
+    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 0}, &s) == 0 && s.share_b &&
+           s.pairs == 156, "528 x 13184, B: %d pairs", s.pairs);
+    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s) == 0 && !s.share_b &&
+           s.pairs == 130 && sk_box_rows_a(&s) == 64 && sk_box_rows_b(&s) == 256,
+           "528 x 13184, A: %d pairs, boxes %d / %d", s.pairs, sk_box_rows_a(&s), sk_box_rows_b(&s));
     end();
 
     /* The cost model: its choice is the least of its candidates; more k-tiles

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     g.l2_bytes = (double)l2;
     g.dram_bytes_per_ns = (double)dram;
     const shape sh = {(int)M, (int)N, (int)K, &g};
-    sk_cand forced = {-1, -1, 0};
+    sk_cand forced = {-1, -1, 0, 0};
     const char *v = getenv("V7_TILE");
     if (v && *v && sk_cand_parse(v, &forced) != 0) {
         fprintf(stderr, "plan: error: V7_TILE=%s is no tile shape or candidate (e.g. 128x256, 64x64:dp, "
