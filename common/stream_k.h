@@ -304,13 +304,27 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
     return working <= room ? 0.0 : (double)s->sk_iters * iter_bytes * (1.0 - room / working);
 }
 
+/* A k-tile's cost where a pair shares A though C has the block rows for it
+ * to share B, relative to sharing B (what k_tile was measured with): as the
+ * operand bytes a CTA loads per k-tile, half its A and its B against its A
+ * and half its B: 128 x 256 loads 40 KB a stage against 32, 128 x 192 32
+ * against 28, square tiles the same. Never less than 1: for the tall 128 x
+ * 64 the bytes favour sharing A, but nothing measured says it runs faster. */
+static inline double sk_share_a_cost(const sk_plan *s)
+{
+    if (s->share_b || s->m_blocks < 2)
+        return 1.0;
+    const double r = (0.5 * s->bm + s->bn) / (s->bm + 0.5 * s->bn);
+    return r > 1.0 ? r : 1.0;
+}
+
 /* The modelled time of plan s, in ns: the whole pairs' waves, then the
  * stream-K or split-K pieces, each phase as long as its busiest cluster or
  * its DRAM bytes take, whichever is longer. */
 static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
                                  const sk_model *m)
 {
-    const double kt = s->k_tiles, tk = m->k_tile[s->kind], tp = m->piece[s->kind];
+    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s), tp = m->piece[s->kind];
     const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
     const double bw = g->dram_bytes_per_ns * m->dram_eff;
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
