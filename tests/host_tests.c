@@ -1113,6 +1113,27 @@ static void test_stream_k(void)
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3: %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
     s = sk_plan_make(3072, 3072, 3072, &h2, &sk_model_sm90, -1);
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3 (H200): %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
+    /* Pairs sharing A where an odd number of block rows would leave a CTA past
+     * C (plots/calib/share_a/, H100 / H200): 528 x 13184 x 2312, 5 rows of 128
+     * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us; 368 x 1704 x 2760, 3
+     * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256). */
+    s = sk_plan_make(528, 13184, 2312, &h1, &sk_model_sm90, -1);
+    EXPECT(!s.share_b && s.bn == 256 && s.sk_pairs == 0, "528x13184x2312: share B %d, bn %d", s.share_b, s.bn);
+    s = sk_plan_make(368, 1704, 2760, &h2, &sk_model_sm90, -1);
+    EXPECT(!s.share_b && s.bm == 128 && s.bn == 128 && s.ways == 3, "368x1704x2760: share B %d, %d x %d, %d ways",
+           s.share_b, s.bm, s.bn, s.ways);
+    /* ... but not where the wider tile's extra bytes cost more than the pairs
+     * saved (H100, without sk_share_a_cost: 4424 x 6080 x 2864 227.6 -> 250.3
+     * us, 1608 x 6408 x 2920 109.2 -> 131.4, 616 x 10256 x 3344 80.3 -> 98.8). */
+    static const int wide[][3] = {{4424, 6080, 2864}, {1608, 6408, 2920}, {616, 10256, 3344}};
+    for (int i = 0; i < 3; i++) {
+        s = sk_plan_make(wide[i][0], wide[i][1], wide[i][2], &h1, &sk_model_sm90, -1);
+        EXPECT(s.share_b, "%dx%dx%d: pairs share A", wide[i][0], wide[i][1], wide[i][2]);
+    }
+    sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s);
+    EXPECT(sk_share_a_cost(&s) == 1.25, "128 x 256 sharing A: %g", sk_share_a_cost(&s));
+    sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1}, &s);
+    EXPECT(sk_share_a_cost(&s) == 1.0, "128 x 64 sharing A: %g", sk_share_a_cost(&s));
     s = sk_plan_make(8192, 8192, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.bm == 128 && s.bn == 256 && s.share_b, "8192^3: %d x %d", s.bm, s.bn);
     /* No tile twice as wide (tall) as C while a narrower one exists. */

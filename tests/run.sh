@@ -501,7 +501,8 @@ else
     for c in "128x128:split8 512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
         "64x64:split8 256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
         "64x128:dp 16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole" \
-        "128x256:sk 8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole"; do
+        "128x256:sk 8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
+        "128x256:dp:A 528 13184 2312|v7 plan: 528 x 13184 x 2312: tiles 128 x 256, pairs share A, 130 pairs of 37 k-tiles on 66 clusters, 0 stream-K (0 iterations per cluster), 130 whole"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
         run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }
@@ -514,7 +515,8 @@ else
     # tensor maps' L2 promotion by row pitch (tmap_promotion).
     for c in "64x64:dp 16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
         "128x256 4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
-        "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B"; do
+        "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
+        "128x256:dp:A 528 13184 2312|loads: A in [64 x 64] boxes (half a tile per CTA, multicast to both), B in [256 x 64] boxes (each CTA its own); rows 4624 bytes apart: L2 promotion 128B"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
         run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }

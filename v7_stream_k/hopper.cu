@@ -537,8 +537,9 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
  * an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
 #define FLAG_BYTES 4096
 
-/* V7_TILE=RxC[:MODE] (one of sk_tile's shapes, e.g. 64x128, optionally
- * with the decomposition, e.g. 128x128:split4; sk_cand_parse) forces the
+/* V7_TILE=RxC[:MODE[:A]] (one of sk_tile's shapes, e.g. 64x128, optionally
+ * with the decomposition, e.g. 128x128:split4, and pairs sharing A,
+ * 128x256:dp:A; sk_cand_parse) forces the
  * plan, to measure what the plan's choice is worth; unset: the plan picks.
  * An unknown shape, or a candidate that does not apply to the problem, is an
  * error. */
@@ -553,7 +554,7 @@ static cudaError_t forced_cand(sk_cand *c)
     fprintf(stderr, "error: V7_TILE=%s is none of", v);
     for (int k = 0; k < SK_KINDS; k++)
         fprintf(stderr, " %dx%d%s", sk_tile[k][0], sk_tile[k][1], k + 1 < SK_KINDS ? "," : "");
-    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW\n");
+    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW, then :A for pairs sharing A\n");
     return cudaErrorInvalidValue;
 }
 
