@@ -41,7 +41,7 @@
 
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
  * one a problem gets is the cost model's choice (sk_plan_make, below). */
-#define SK_KINDS 7
+#define SK_KINDS 16
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -51,6 +51,10 @@ static const int sk_tile[SK_KINDS][2] = {
     {64, 256},  /* 5: 0's MMA on half its rows: short K, M past a 128 edge */
     {128, 192}, /* 6: 4/3 the pairs of 0: a wave where 0 leaves clusters
                       idle; N in 129 .. 192 or 257 .. 384, less padding   */
+    /* 7-15: 128 rows, widths in steps of 16 between those above: a width
+     * that covers N with little padding, or fills the last wave */
+    {128, 80}, {128, 96}, {128, 112}, {128, 144}, {128, 160}, {128, 176},
+    {128, 208}, {128, 224}, {128, 240},
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
@@ -277,8 +281,10 @@ typedef struct {
  * of the fastest candidate measured, geometric mean. Then 128 x 192's two
  * costs alone (fit --kinds 6, plots/calib/tile192/): rms log error 0.118. */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4}, /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, 128x192 */
-    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1}, /* piece */
+    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4, /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, 128x192, */
+     366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* 128x80 .. 128x240 */
+    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1, /* piece */
+     800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2},
     6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands

@@ -59,6 +59,64 @@ __device__ __forceinline__ void wgmma_wait_group()
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
 }
 
+/* D[64 x 16] (+)= A[64 x 16] * B[16 x 16]^T, fp16 in, fp32 accumulate; both
+ * operands K-major in shared memory. d: this thread's 8 accumulators (layout
+ * in the comment at the top). scale_d = 0 ignores the old D (D = A*B). */
+__device__ __forceinline__ void wgmma_m64n16k16_f32_f16_f16(float (&d)[8], uint64_t desc_a,
+                                                         uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %10, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7"
+                 "}, %8, %9, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* D[64 x 32] (+)= A[64 x 16] * B[32 x 16]^T, fp16 in, fp32 accumulate; both
+ * operands K-major in shared memory. d: this thread's 16 accumulators (layout
+ * in the comment at the top). scale_d = 0 ignores the old D (D = A*B). */
+__device__ __forceinline__ void wgmma_m64n32k16_f32_f16_f16(float (&d)[16], uint64_t desc_a,
+                                                         uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+                 "}, %16, %17, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* D[64 x 48] (+)= A[64 x 16] * B[48 x 16]^T, fp16 in, fp32 accumulate; both
+ * operands K-major in shared memory. d: this thread's 24 accumulators (layout
+ * in the comment at the top). scale_d = 0 ignores the old D (D = A*B). */
+__device__ __forceinline__ void wgmma_m64n48k16_f32_f16_f16(float (&d)[24], uint64_t desc_a,
+                                                         uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %26, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n48k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23"
+                 "}, %24, %25, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
 /* D[64 x 64] (+)= A[64 x 16] * B[64 x 16]^T, fp16 in, fp32 accumulate; both
  * operands K-major in shared memory. d: this thread's 32 accumulators (layout
  * in the comment at the top). scale_d = 0 ignores the old D (D = A*B). */
@@ -181,6 +239,31 @@ __device__ __forceinline__ void wgmma_m64n256k16_f32_f16_f16(float (&d)[128], ui
                    "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
                    "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* m64nNk16 for any N the kernels use, picked at compile time: d points at the
+ * N/2 accumulators of those columns, inside a wider fragment (its columns
+ * 8j .. are at d[4j ..], as at the top). Still one instruction per call. */
+template <int N>
+__device__ __forceinline__ void wgmma_m64nNk16_f32_f16_f16(float *d, uint64_t desc_a, uint64_t desc_b,
+                                                          int scale_d)
+{
+    static_assert(N == 16 || N == 32 || N == 48 || N == 64 || N == 128 || N == 192 || N == 256,
+                  "no wrapper for this N");
+    if constexpr (N == 16)
+        wgmma_m64n16k16_f32_f16_f16(*reinterpret_cast<float(*)[8]>(d), desc_a, desc_b, scale_d);
+    else if constexpr (N == 32)
+        wgmma_m64n32k16_f32_f16_f16(*reinterpret_cast<float(*)[16]>(d), desc_a, desc_b, scale_d);
+    else if constexpr (N == 48)
+        wgmma_m64n48k16_f32_f16_f16(*reinterpret_cast<float(*)[24]>(d), desc_a, desc_b, scale_d);
+    else if constexpr (N == 64)
+        wgmma_m64n64k16_f32_f16_f16(*reinterpret_cast<float(*)[32]>(d), desc_a, desc_b, scale_d);
+    else if constexpr (N == 128)
+        wgmma_m64n128k16_f32_f16_f16(*reinterpret_cast<float(*)[64]>(d), desc_a, desc_b, scale_d);
+    else if constexpr (N == 192)
+        wgmma_m64n192k16_f32_f16_f16(*reinterpret_cast<float(*)[96]>(d), desc_a, desc_b, scale_d);
+    else
+        wgmma_m64n256k16_f32_f16_f16(*reinterpret_cast<float(*)[128]>(d), desc_a, desc_b, scale_d);
 }
 
 #endif

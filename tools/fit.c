@@ -20,7 +20,7 @@
 #include <string.h>
 #include "../common/stream_k.h"
 
-#define MAX_ROWS 20000
+#define MAX_ROWS 200000
 
 typedef struct {
     int M, N, K;
@@ -111,11 +111,16 @@ int main(int argc, char **argv)
     }
     if (argc > 2 && !strcmp(argv[1], "--kinds")) {
         int bad = 0;
-        for (const char *c = argv[2]; *c; c++)
-            if (*c >= '0' && *c < '0' + SK_KINDS)
-                only |= 1u << (*c - '0');
-            else if (*c != ',')
+        for (const char *c = argv[2]; *c;) {
+            char *end;
+            const long k = strtol(c, &end, 10);
+            if (end == c || k < 0 || k >= SK_KINDS || (*end && *end != ',')) {
                 bad = 1;
+                break;
+            }
+            only |= 1u << k;
+            c = *end ? end + 1 : end;
+        }
         if (bad || !only) {
             fprintf(stderr, "fit: error: --kinds takes tile shape indices 0 .. %d, e.g. 2,4,5\n", SK_KINDS - 1);
             return 2;
@@ -153,7 +158,11 @@ int main(int argc, char **argv)
             return 1;
         }
         char line[512];
-        while (fgets(line, sizeof line, f) && nrows < MAX_ROWS) {
+        while (fgets(line, sizeof line, f)) {
+            if (nrows == MAX_ROWS) {
+                fprintf(stderr, "fit: error: more than %d timings\n", MAX_ROWS);
+                return 1;
+            }
             row r;
             char cand[64];
             if (sscanf(line, "%d,%d,%d,%63[^,],%lf", &r.M, &r.N, &r.K, cand, &r.ms) != 5) continue;

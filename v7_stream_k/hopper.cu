@@ -89,6 +89,19 @@
  * (one slot per 64 rows of a CTA's tile: in ping-pong only a cluster's first
  * piece, consumer 0's, ever hands on a partial). */
 #define PARTIAL_FLOATS (64 * BN)
+/* BN columns as wgmma instructions: one of 256, 192, 128 or 64 columns, then
+ * the rest (16, 32 or 48: a width in steps of 16 costs one more instruction
+ * per k-step, no wrapper of its own). The epilogue stores BN / 64 slices of
+ * 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
+#define BN_MAIN (BN == 256 ? 256 : BN / 64 * 64)
+#define BN_REST (BN - BN_MAIN)
+#define C_BOX_BYTES (64 * 16 * 2)     /* a [64 rows][16 cols] box of C, not swizzled */
+/* The workspace starts with the flags, each on a 128-byte line of its own:
+ * a flag is polled by the pieces that wait for it while its neighbours are
+ * written (one line for many flags: every raise and every poll meets at one
+ * L2 slice). Room for 1024; an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
+#define FLAG_STRIDE 32                /* uint32s from one flag to the next */
+#define FLAG_BYTES (1024 * FLAG_STRIDE * 4)
 
 /* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
  * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
@@ -145,8 +158,8 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 template <int BM, int BN>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
-              const __grid_constant__ CUtensorMap tmap_c, f16 *C, int M, int N, int ldc,
-              const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials,
+              const __grid_constant__ CUtensorMap tmap_c, const __grid_constant__ CUtensorMap tmap_c16,
+              f16 *C, int M, int N, int ldc, const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials,
               uint32_t gen)
 {
     extern __shared__ uint8_t smem_raw[];
@@ -167,6 +180,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         prefetch_tensormap(&tmap_a);
         prefetch_tensormap(&tmap_b);
         prefetch_tensormap(&tmap_c);
+        if (BN % 64)
+            prefetch_tensormap(&tmap_c16);
     }
 
     /* full: one arrival, the thread that issues this CTA's copies; empty: one
@@ -260,14 +275,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         /* 16 fp16 of K = 32 bytes along each swizzled row. */
                         const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
                         const uint64_t da = wgmma_desc_k_sw128(tile_a + h * 64 * 128 + k * 32);
-                        if constexpr (BN == 256)
-                            wgmma_m64n256k16_f32_f16_f16(acc, da, db, 1);
-                        else if constexpr (BN == 192)
-                            wgmma_m64n192k16_f32_f16_f16(acc, da, db, 1);
-                        else if constexpr (BN == 128)
-                            wgmma_m64n128k16_f32_f16_f16(acc, da, db, 1);
-                        else
-                            wgmma_m64n64k16_f32_f16_f16(acc, da, db, 1);
+                        wgmma_m64nNk16_f32_f16_f16<BN_MAIN>(acc, da, db, 1);
+                        if constexpr (BN_REST > 0) /* B's last rows: 8-row groups, so 1024-aligned */
+                            wgmma_m64nNk16_f32_f16_f16<BN_REST>(
+                                acc + BN_MAIN / 2, da, wgmma_desc_k_sw128(tile_b + BN_MAIN * 128 + k * 32), 1);
                     }
                     wgmma_commit_group();
                 }
@@ -299,19 +310,19 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
-                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c, &flags[me],
+                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c, &flags[me * FLAG_STRIDE],
                                        gen);
                     /* Thread q waits for piece q's flag; then all may read. */
                     for (int q = t; q < plan.ways; q += 128)
                         if (q != l)
-                            while (ld_acquire_gpu_u32(&flags[me + (q - l) * step]) != gen)
+                            while (ld_acquire_gpu_u32(&flags[(me + (q - l) * step) * FLAG_STRIDE]) != gen)
                                 ;
                     bar_sync(2 + c, 128);
                     int lo, hi; /* this piece's float4s of the slot */
                     sk_slice(plan.ways, l, (int)floats4, &lo, &hi);
                     /* KU float4s of each of QU pieces at once (fewer in the
-                     * 128 x 256 kernel: it has no registers to spare). */
-                    constexpr int KU = BN == 256 ? 2 : 4, QU = BN == 256 ? 2 : 4;
+                     * kernels wider than 192: they have no registers to spare). */
+                    constexpr int KU = BN > 192 ? 2 : 4, QU = BN > 192 ? 2 : 4;
                     for (int f0 = lo; f0 < hi; f0 += KU * 128) {
                         float4 sum[KU]; /* float4s f0 + 128k + t, k < KU */
                         for (int q0 = 0; q0 < plan.ways; q0 += QU) {
@@ -375,7 +386,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (w.kb > 0) {
                 if (live)
                     write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
-                                       &flags[me], gen);
+                                       &flags[me * FLAG_STRIDE], gen);
                 continue;
             }
             /* The owner of a split pair: add the others' partials, in cluster
@@ -386,7 +397,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     const int them = (q * CLUSTER + (int)rank) * ROW_WGS + h;
                     const float4 *part = (const float4 *)partials + (size_t)them * (PARTIAL_FLOATS / 4);
                     if (t == 0)
-                        while (ld_acquire_gpu_u32(&flags[them]) != gen)
+                        while (ld_acquire_gpu_u32(&flags[them * FLAG_STRIDE]) != gen)
                             ;
                     bar_sync(2 + c, 128); /* thread 0 has seen the flag: all may read */
 #pragma unroll
@@ -431,6 +442,36 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     cp_async_bulk_commit_group();
                 }
                 stored++;
+            }
+            /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
+             * swizzled: they fill part of the next slice buffer. */
+            if constexpr (BN % 64 > 0) {
+                const int c0 = n0 + BN / 64 * 64;
+                if (c0 < N && m0 + h * 64 < M) {
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
+                    if (tid % 128 == 0)
+                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                    bar_sync(2 + c, 128);
+#pragma unroll
+                    for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
+#pragma unroll
+                        for (int half = 0; half < 2; half++) {
+                            const int j = BN / 64 * 8 + chunk;
+                            const int r = warp * 16 + lane / 4 + half * 8;
+                            uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
+                            *(__half2 *)dst =
+                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                        }
+                    fence_proxy_async_shared_cta();
+                    bar_sync(2 + c, 128);
+                    if (tid % 128 == 0) {
+                        for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
+                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
+                                                                     buf + b * C_BOX_BYTES);
+                        cp_async_bulk_commit_group();
+                    }
+                    stored++;
+                }
             }
         }
         if (tid % 128 == 0)
@@ -488,6 +529,39 @@ static cudaError_t max_clusters_of(int *clusters)
     return cudaSuccess;
 }
 
+template <int BM, int BN>
+static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
+                               const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
+                               const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
+                               float *partials, uint32_t gen, cudaStream_t stream)
+{
+    /* All clusters at once: an owner waits for its contributors, so they
+     * must all be resident together (plan.clusters <= what the GPU holds). */
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
+                              ldc, *pairs, *plan, flags, partials, gen);
+}
+
+/* The kernels, one per tile shape, in sk_tile's order (get_facts checks it):
+ * how many clusters of each the GPU holds, and the launch of a plan. */
+typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
+                                 const CUtensorMap *, f16 *, int, int, int, const tile_map *,
+                                 const sk_plan *, uint32_t *, float *, uint32_t, cudaStream_t);
+#define KERNEL(bm, bn) {bm, bn, max_clusters_of<bm, bn>, launch_plan<bm, bn>}
+static const struct {
+    int bm, bn;
+    cudaError_t (*max_clusters)(int *);
+    launch_fn launch;
+} kernels[SK_KINDS] = {
+    KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
+    KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
+    KERNEL(128, 144), KERNEL(128, 160), KERNEL(128, 176), KERNEL(128, 208), KERNEL(128, 224),
+    KERNEL(128, 240),
+};
+#undef KERNEL
+
 static cudaError_t get_facts(const device_facts **out)
 {
     int dev;
@@ -505,37 +579,19 @@ static cudaError_t get_facts(const device_facts **out)
         CUDA_TRY(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev));
         f->gpu.l2_bytes = f->l2;
         f->gpu.dram_bytes_per_ns = 2.0 * khz * 1e3 * (bits / 8) * 1e-9; /* double data rate */
-        CUDA_TRY((max_clusters_of<128, 256>(&f->gpu.max_clusters[0])));
-        CUDA_TRY((max_clusters_of<128, 128>(&f->gpu.max_clusters[1])));
-        CUDA_TRY((max_clusters_of<64, 128>(&f->gpu.max_clusters[2])));
-        CUDA_TRY((max_clusters_of<128, 64>(&f->gpu.max_clusters[3])));
-        CUDA_TRY((max_clusters_of<64, 64>(&f->gpu.max_clusters[4])));
-        CUDA_TRY((max_clusters_of<64, 256>(&f->gpu.max_clusters[5])));
-        CUDA_TRY((max_clusters_of<128, 192>(&f->gpu.max_clusters[6])));
+        for (int k = 0; k < SK_KINDS; k++) {
+            if (kernels[k].bm != sk_tile[k][0] || kernels[k].bn != sk_tile[k][1]) {
+                fprintf(stderr, "error: kernel %d is %d x %d, sk_tile says %d x %d\n", k, kernels[k].bm,
+                        kernels[k].bn, sk_tile[k][0], sk_tile[k][1]);
+                return cudaErrorInvalidConfiguration;
+            }
+            CUDA_TRY(kernels[k].max_clusters(&f->gpu.max_clusters[k]));
+        }
         __atomic_store_n(&f->ready, 1, __ATOMIC_RELEASE);
     }
     *out = f;
     return cudaSuccess;
 }
-
-template <int BM, int BN>
-static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
-                               const CUtensorMap *tmap_c, f16 *C, int M, int N, int ldc,
-                               const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
-                               float *partials, uint32_t gen, cudaStream_t stream)
-{
-    /* All clusters at once: an owner waits for its contributors, so they
-     * must all be resident together (plan.clusters <= what the GPU holds). */
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr;
-    launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN>, *tmap_a, *tmap_b, *tmap_c, C, M, N, ldc,
-                              *pairs, *plan, flags, partials, gen);
-}
-
-/* Room for 1024 flags at the start of a stream-K workspace (common/workspace.h);
- * an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
-#define FLAG_BYTES 4096
 
 /* V7_TILE=RxC[:MODE[:A]] (one of sk_tile's shapes, e.g. 64x128, optionally
  * with the decomposition, e.g. 128x128:split4, and pairs sharing A,
@@ -586,13 +642,18 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * half-height boxes, a short A in one box of its rows: sk_box_rows_a), C is
      * written in [64 x 64] boxes; all in the 128-byte swizzle the kernel's smem
      * layout assumes. */
-    CUtensorMap tmap_a, tmap_b, tmap_c;
+    CUtensorMap tmap_a, tmap_b, tmap_c, tmap_c16;
     tmap_desc da = tmap_desc_make(A, M, K, K, sk_box_rows_a(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(B, N, K, K, sk_box_rows_b(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
     CUDA_TRY(tmap_encode(&tmap_c, &dc));
+    if (bn % 64) { /* the last bn % 64 columns of a tile, in [64 x 16] boxes */
+        tmap_desc dc16 = tmap_desc_make(C, M, N, ldc, 64, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
+        CUDA_TRY(tmap_encode(&tmap_c16, &dc16));
+    } else
+        tmap_c16 = tmap_c; /* not read */
 
     /* Pairs of tiles: 2 M-blocks x 1 N-block when B is shared, else 1 x 2, in
      * v4's tile order (sk_pair_order). */
@@ -603,17 +664,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    /* One kernel per tile shape, in sk_tile's order. */
-    cudaError_t (*const launch_kind)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
-                                     f16 *, int, int, int, const tile_map *, const sk_plan *,
-                                     uint32_t *, float *, uint32_t, cudaStream_t) =
-        plan.kind == 0 ? launch_plan<128, 256> : plan.kind == 1 ? launch_plan<128, 128>
-        : plan.kind == 2 ? launch_plan<64, 128> : plan.kind == 3 ? launch_plan<128, 64>
-        : plan.kind == 4 ? launch_plan<64, 64> : plan.kind == 5 ? launch_plan<64, 256>
-        : launch_plan<128, 192>;
+    const launch_fn launch_kind = kernels[plan.kind].launch;
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
-        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
         if (err != cudaSuccess)
             fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
         return err;
@@ -623,16 +677,16 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * partials' slots (not cleared: each is read only after its flag). */
     const size_t slots = (size_t)plan.clusters * CLUSTER * (bm / 64);
     const size_t bytes = FLAG_BYTES + slots * 64 * bn * sizeof(float);
-    if (slots > FLAG_BYTES / sizeof(uint32_t)) {
+    if (slots > FLAG_BYTES / (FLAG_STRIDE * sizeof(uint32_t))) {
         fprintf(stderr, "error: %zu stream-K flags, the workspace has %zu\n", slots,
-                FLAG_BYTES / sizeof(uint32_t));
+                FLAG_BYTES / (FLAG_STRIDE * sizeof(uint32_t)));
         return cudaErrorInvalidValue;
     }
     /* Kept per device and reused, its flags never cleared (generation
      * numbers); its own allocation under CUDA-graph capture (workspace.h). */
     workspace_use u;
     CUDA_TRY(workspace_begin(bytes, FLAG_BYTES, stream, &u));
-    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, C, M, N, ldc, &pairs, &plan, (uint32_t *)u.ws,
+    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, (uint32_t *)u.ws,
                       (float *)(u.ws + FLAG_BYTES), u.gen, stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
