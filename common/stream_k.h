@@ -279,12 +279,14 @@ typedef struct {
  * re-measurement of 2026-11-24, the other constants kept: rms log error
  * 0.116; the model's picks, among the tiles that fit (sk_tile_fits), run 0.985
  * of the fastest candidate measured, geometric mean. Then 128 x 192's two
- * costs alone (fit --kinds 6, plots/calib/tile192/): rms log error 0.118. */
+ * costs alone (fit --kinds 6, plots/calib/tile192/): rms log error 0.118.
+ * The widths in steps of 16 (kinds 7-15) are not fitted: their costs lie on
+ * straight lines between those of the 128-row tiles 64, 128, 192 and 256
+ * columns wide. Costs fitted to them alone lost to these on the shapes not
+ * fitted to (plots/calib/fine/, plots/NOTES.md). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4, /* k_tile: 128x256, 128x128, 64x128, 128x64, 64x64, 64x256, 128x192, */
-     366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* 128x80 .. 128x240 */
-    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1, /* piece */
-     800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2},
+    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands

@@ -109,6 +109,20 @@ V7_PLANS=(
     "V7_TILE=128x192:sk:A 600 3000 1000|tiles 128 x 192, pairs share A, 40 pairs of 16 k-tiles on 66 clusters, 40 stream-K"
     "V7_TILE=64x64:split3:A 200 500 2000|tiles 64 x 64, pairs share A, 16 pairs of 32 k-tiles on 48 clusters, 16 stream-K.*split-K"
     "V7_TILE=64x128:skw:A 1000 3000 500|tiles 64 x 128, pairs share A, 192 pairs of 8 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    # Widths in steps of 16: two wgmma per k-step, the last columns in 16-column boxes,
+    # N past the edge inside a box, in every decomposition.
+    "V7_TILE=128x80:dp 1000 1000 1000|tiles 128 x 80, pairs share B, 52 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x96:sk 1000 1000 1000|tiles 128 x 96, pairs share B, 44 pairs of 16 k-tiles on [0-9]+ clusters, 44 stream-K"
+    "V7_TILE=128x112:split4 300 500 2000|tiles 128 x 112, pairs share B, 10 pairs of 32 k-tiles on 40 clusters.*split-K"
+    "V7_TILE=128x144:skw 2000 1500 1000|tiles 128 x 144, pairs share B, 88 pairs of 16 k-tiles on [0-9]+ clusters, 88 stream-K"
+    "V7_TILE=128x160:dp:A 1000 3000 500|tiles 128 x 160, pairs share A, 80 pairs of 8 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x176:sk:A 700 1900 3000|tiles 128 x 176, pairs share A, 36 pairs of 47 k-tiles on [0-9]+ clusters, 36 stream-K"
+    "V7_TILE=128x208:split3 200 700 4000|tiles 128 x 208, pairs share B, 4 pairs of 63 k-tiles on 12 clusters.*split-K"
+    "V7_TILE=128x224:dp 1500 1100 700|tiles 128 x 224, pairs share B, 30 pairs of 11 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x240:sk 3100 2600 1500|tiles 128 x 240, pairs share B, 143 pairs of 24 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x240:dp 77 999 333|tiles 128 x 240, pairs share A, 3 pairs of 6 k-tiles"
+    "V7_TILE=128x80:split5 129 83 4100|tiles 128 x 80, pairs share B, 2 pairs of 65 k-tiles on 10 clusters.*split-K"
+    "V7_TILE=128x144:sk:A 257 4001 2049|tiles 128 x 144, pairs share A, 42 pairs of 33 k-tiles on [0-9]+ clusters, 42 stream-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -167,10 +181,12 @@ test_step() {
         # racecheck reports hazards inside cuBLAS's own kernels at these shapes.
         # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages;
         # 128 x 192 tiles stream-K (4 stages, an owner adding a partial), and with pairs of
-        # N-neighbours sharing A over 5 block rows.
+        # N-neighbours sharing A over 5 block rows; 128 x 176 stream-K (5 stages, its last
+        # 48 columns in 16-column boxes).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
-                                        "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000")
+                                        "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
+                                        "V7_TILE=128x176:sk 1000 1000 1000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -1001,9 +1001,13 @@ static void test_stream_k(void)
         {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
         {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64},
         {352, 3032, 14064}, {3744, 1080, 968}, {144, 3320, 7880},  {2048, 8192, 28672}};
-    static const int gpus[][SK_KINDS] = {{66, 66, 66, 66, 66, 66, 66},       {60, 62, 61, 63, 64, 65, 59},
-                                         {1, 1, 1, 1, 1, 1, 1},              {2, 3, 2, 3, 2, 3, 2},
-                                         {7, 7, 7, 7, 7, 7, 7},              {132, 132, 132, 132, 132, 132, 132}};
+    static const int gpus[][SK_KINDS] = {
+        {66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66},
+        {60, 62, 61, 63, 64, 65, 59, 58, 57, 60, 61, 62, 63, 64, 65, 66},
+        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+        {2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3},
+        {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7},
+        {132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132}};
     /* The model's plan (each tile shape forced, then free), and every candidate. */
     begin("stream_k_units_once");
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
@@ -1020,7 +1024,7 @@ static void test_stream_k(void)
 
     /* Candidates by name (V7_TILE), both ways, and what does not apply. */
     begin("stream_k_candidates");
-    const int h100[SK_KINDS] = {66, 66, 66, 66, 66, 66, 66};
+    const int h100[SK_KINDS] = {66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66};
     for (int k = 0; k < SK_KINDS; k++)
         for (int m = 0; m < SK_MODES; m++)
             for (int a = 0; a < 2; a++) {

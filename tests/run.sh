@@ -560,7 +560,7 @@ else
     check "fit --held-out: the fitted rows are the fitted file's" "$(head -n 1 "$tmp/out")" \
         grep -qx "rows $(grep -c ',[0-9]*x[0-9]*:' $C/h100_fixed.csv), rms log error [0-9.]*" "$tmp/out"
     for args in "" "52428800" "52428800 nope.csv" "52428800 --held-out 3352:$C/h100_fixed.csv" \
-        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 9 52428800 3352:$C/h100_fixed.csv"; do
+        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 16 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv"; do
         # shellcheck disable=SC2086
         run_bin "$fit" $args
         if [ $rc -eq 0 ] || [ -s "$tmp/out" ] || ! grep -q error "$tmp/err"; then

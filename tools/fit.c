@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         return 1;
     }
     sk_model m = sk_model_sm90;
-    double *p[32];
+    double *p[2 * SK_KINDS + 8];
     const int np = params(&m, p, only);
     double best = loss(&m);
     for (double step = 0.5; !no_fit && step > 0.002; step /= 2) {

@@ -21,15 +21,16 @@
  *    in an order fixed by the plan, not by who finishes first, so every run
  *    gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
- *    of the instruction), 128 x 256 down to 64 x 64; a 64-row tile is one
- *    consumer's, the two taking turns on pieces (ping-pong).
+ *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
+ *    columns in steps of 16; a 64-row tile is one consumer's, the two taking
+ *    turns on pieces (ping-pong).
  * The plan is chosen on the host from a cost model over candidate plans
  * (common/stream_k.h); `make plan SIZE="M N K"` prints them. With the work
  * per cluster fixed before the launch, v5/v6's run-time claims go: every
  * role works the plan out for itself (sk_work_of).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
- * wgmma m64n192k16, m64n128k16 and m64n64k16.
+ * wgmma m64n192k16, m64n128k16, m64n64k16, m64n48k16, m64n32k16, m64n16k16.
  *
  * Costs and gains: a workspace, flags and the fixup's partials; a little
  * ahead of v6 at 8192^3, far ahead where tiles are few or skinny (README.md,
@@ -58,8 +59,9 @@
 #include <string.h>
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
- * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64 or
- * 64 x 256 (the plan picks, sk_tile in common/stream_k.h). */
+ * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64,
+ * 64 x 256, or 128 x 80 .. 240 in steps of 16 (the plan picks, sk_tile in
+ * common/stream_k.h). */
 #define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
 #define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
@@ -76,7 +78,8 @@
  * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
  * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
  * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64),
- * 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256, 128 x 192). */
+ * 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4 to 7 stages for the
+ * widths in steps of 16. */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
@@ -310,8 +313,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
-                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c, &flags[me * FLAG_STRIDE],
-                                       gen);
+                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c,
+                                       &flags[me * FLAG_STRIDE], gen);
                     /* Thread q waits for piece q's flag; then all may read. */
                     for (int q = t; q < plan.ways; q += 128)
                         if (q != l)
@@ -603,6 +606,7 @@ static cudaError_t forced_cand(sk_cand *c)
 {
     const char *v = getenv("V7_TILE");
     c->kind = c->mode = -1;
+    c->ways = c->share_a = 0;
     if (!v || !*v)
         return cudaSuccess;
     if (sk_cand_parse(v, c) == 0)
@@ -621,11 +625,26 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUDA_TRY(get_facts(&f));
     sk_cand forced;
     CUDA_TRY(forced_cand(&forced));
-    sk_plan plan; /* the candidate of least modelled time, unless V7_TILE forces one */
-    if (sk_plan_pick(M, N, K, &f->gpu, &sk_model_sm90, forced, &plan) != 0) {
-        fprintf(stderr, "error: V7_TILE=%s does not apply to %d x %d x %d\n", getenv("V7_TILE"), M, N, K);
-        return cudaErrorInvalidValue;
+    /* The plan: the candidate of least modelled time, unless V7_TILE forces
+     * one. Weighing every candidate takes up to 7 us of host time (split-K
+     * in every number of ways, for each tile shape), more than a small
+     * problem runs on the GPU: the last plan is kept per thread and reused
+     * for the same problem on the same device. */
+    static thread_local struct {
+        const device_facts *f;
+        int M, N, K;
+        sk_cand forced;
+        sk_plan plan;
+    } last;
+    if (!(last.f == f && last.M == M && last.N == N && last.K == K && !memcmp(&last.forced, &forced, sizeof forced))) {
+        if (sk_plan_pick(M, N, K, &f->gpu, &sk_model_sm90, forced, &last.plan) != 0) {
+            last.f = NULL;
+            fprintf(stderr, "error: V7_TILE=%s does not apply to %d x %d x %d\n", getenv("V7_TILE"), M, N, K);
+            return cudaErrorInvalidValue;
+        }
+        last.f = f, last.M = M, last.N = N, last.K = K, last.forced = forced;
     }
+    const sk_plan plan = last.plan;
     if ((int64_t)plan.m_blocks * plan.n_blocks > INT32_MAX) {
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", plan.m_blocks, plan.n_blocks);
         return cudaErrorInvalidValue;
@@ -667,7 +686,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     const launch_fn launch_kind = kernels[plan.kind].launch;
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
-        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0, stream);
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0,
+                          stream);
         if (err != cudaSuccess)
             fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
         return err;
