@@ -1138,6 +1138,40 @@ static void test_stream_k(void)
     EXPECT(sk_share_a_cost(&s) == 1.25, "128 x 256 sharing A: %g", sk_share_a_cost(&s));
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1}, &s);
     EXPECT(sk_share_a_cost(&s) == 1.0, "128 x 64 sharing A: %g", sk_share_a_cost(&s));
+    /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
+     * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
+     * 4368 x 1544 x 1512 in 128 x 224, 50.6 -> 44.4 us; 512 x 4448 x 15336 in
+     * 128 x 144, 172.3 -> 155.4 us; 2840 x 80 x 4720 in 128 x 80 split 5 ways,
+     * 20.9 -> 18.8 us; 4104 x 4104 x 4096 in 128 x 224 whole pairs, 0.2218 ->
+     * 0.2146 ms. */
+    static const int fine[][4] = {{2776, 856, 9144, 144}, {4368, 1544, 1512, 224}, {512, 4448, 15336, 144},
+                                  {2840, 80, 4720, 80},   {4104, 4104, 4096, 224}};
+    for (int i = 0; i < 5; i++)
+        for (int gi = 0; gi < 2; gi++) {
+            s = sk_plan_make(fine[i][0], fine[i][1], fine[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
+            EXPECT(s.bm == 128 && s.bn == fine[i][3], "%dx%dx%d (%s): %d x %d, want 128 x %d", fine[i][0],
+                   fine[i][1], fine[i][2], gi ? "H200" : "H100", s.bm, s.bn, fine[i][3]);
+        }
+    /* The widths between 64 and 256 columns are kernels the plan can name:
+     * multiples of 16 (the shared B's halves stay 1024-byte aligned), and
+     * their costs on the lines through the 128-row tiles of 64, 128, 192 and
+     * 256 columns, so a wider 128-row tile never costs less per k-tile or
+     * per piece. */
+    for (int k = 0; k < SK_KINDS; k++) {
+        EXPECT(sk_tile[k][1] % 16 == 0 && sk_tile[k][1] >= 64 && sk_tile[k][1] <= 256, "kind %d: %d columns", k,
+               sk_tile[k][1]);
+        for (int j = 0; j < SK_KINDS; j++)
+            if (sk_tile[k][0] == 128 && sk_tile[j][0] == 128 && sk_tile[j][1] > sk_tile[k][1])
+                EXPECT(sk_model_sm90.k_tile[j] > sk_model_sm90.k_tile[k] &&
+                           sk_model_sm90.piece[j] > sk_model_sm90.piece[k],
+                       "128 x %d costs no more than 128 x %d", sk_tile[j][1], sk_tile[k][1]);
+        for (int j = 0; j < k; j++)
+            EXPECT(sk_tile[j][0] != sk_tile[k][0] || sk_tile[j][1] != sk_tile[k][1], "kinds %d and %d alike", j, k);
+    }
+    sk_cand c144;
+    EXPECT(sk_cand_parse("128x144:split3:A", &c144) == 0 && sk_tile[c144.kind][1] == 144 && c144.ways == 3 &&
+               c144.share_a && sk_cand_parse("128x150", &c144) != 0 && sk_cand_parse("64x144", &c144) != 0,
+           "names of the widths in steps of 16");
     s = sk_plan_make(8192, 8192, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.bm == 128 && s.bn == 256 && s.share_b, "8192^3: %d x %d", s.bm, s.bn);
     /* No tile twice as wide (tall) as C while a narrower one exists. */
