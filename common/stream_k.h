@@ -367,14 +367,15 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
  * its share of every stage and, for columns, of every MMA, which the model's
  * per-k-tile costs, measured on full tiles, do not see (8192 x 64 x 8192 on
  * an H100: 64 x 128 tiles 0.61 of cuBLAS, 128 x 64 split in 2 0.96). */
-static inline int sk_tile_fits(int k, int M, int N)
+static inline int sk_tile_fits_among(int k, int M, int N, int kinds) /* shapes 0 .. kinds - 1 */
 {
-    for (int j = 0; j < SK_KINDS; j++)
+    for (int j = 0; j < kinds; j++)
         if ((sk_tile[j][0] < sk_tile[k][0] && sk_tile[k][0] >= 2 * M) ||
             (sk_tile[j][1] < sk_tile[k][1] && sk_tile[k][1] >= 2 * N))
             return 0;
     return 1;
 }
+static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(k, M, N, SK_KINDS); }
 
 /* Calls f(cand, plan, arg) for every candidate that applies to the shape:
  * each tile shape that fits it (sk_tile_fits; only `kind` when kind >= 0),

@@ -560,13 +560,27 @@ else
     check "fit --held-out: the fitted rows are the fitted file's" "$(head -n 1 "$tmp/out")" \
         grep -qx "rows $(grep -c ',[0-9]*x[0-9]*:' $C/h100_fixed.csv), rms log error [0-9.]*" "$tmp/out"
     for args in "" "52428800" "52428800 nope.csv" "52428800 --held-out 3352:$C/h100_fixed.csv" \
-        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 16 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv"; do
+        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 16 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv" \
+        "--no-fit --before 0 52428800 3352:$C/h100_fixed.csv" "--no-fit --before 17 52428800 3352:$C/h100_fixed.csv"; do
         # shellcheck disable=SC2086
         run_bin "$fit" $args
         if [ $rc -eq 0 ] || [ -s "$tmp/out" ] || ! grep -q error "$tmp/err"; then
             bad "fit $args" "$(status $rc), want an error and no stdout (stderr: $(first "$tmp/err"))"
         else ok "fit $args (refused)"; fi
     done
+fi
+
+# --before K: the picks against the model's picks among tile shapes 0 .. K - 1,
+# by measured time: none changes when K is every shape; the widths in steps of
+# 16 (shapes 7 ..) change some on the timings of every candidate of every shape.
+if [ -x "$fit" ]; then
+    F=plots/calib/fine
+    run_bin "$fit" --no-fit --before 16 52428800 3352:$F/h100_sweep40.csv
+    check "fit --before 16: the same picks" "$(grep against "$tmp/out")" \
+        grep -q "against the picks among tile shapes 0 .. 15, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
+    run_bin "$fit" --no-fit --before 7 52428800 3352:$F/h100_sweep40.csv
+    check "fit --before 7: some picks change" "$(grep against "$tmp/out")" \
+        grep -qE "against the picks among tile shapes 0 .. 6, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
 fi
 
 # ---- k. README tables (tools/readme_tables.sh, make readme) --------------------

@@ -1,7 +1,8 @@
 /* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
  * of candidate plans, on the CPU:
  *
- *   build/tools/fit [--kinds I,J,.. | --no-fit] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]
+ *   build/tools/fit [--no-fit] [--before K] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...
+ *                   [--held-out DRAM_GBPS:calib.csv...]
  *
  * Each CSV is tools/calib.c's output (M,N,K,cand,ms) on a GPU of 66 clusters
  * of every kernel (an H100 SXM or an H200), named with that GPU's peak DRAM
@@ -13,7 +14,10 @@
  * model's pick against the fastest measured: the time lost by choosing by
  * the model. Files after --held-out are not fitted to: the same summary of
  * the picks, on shapes the constants never saw, is printed for them apart.
- * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is. */
+ * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is.
+ * --before K also compares the picks with the model's picks among tile
+ * shapes 0 .. K - 1 alone, both by their measured times: what shapes added
+ * after the first K are worth. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,25 +68,35 @@ static int params(sk_model *m, double **p, unsigned only)
     return n;
 }
 
+/* --before K: also the model's pick among the tile shapes 0 .. K - 1 alone
+ * (what a new shape's kernels are measured against); 0: not asked. */
+static int before;
+
 /* Per shape (rows from .. to - 1, grouped by shape and GPU): the model's
  * pick among the measured candidates, and the fastest. */
 static void picks(const sk_model *m, int from, int to, const char *label)
 {
-    double lost = 0;
-    int shapes = 0;
+    double lost = 0, gained = 0;
+    int shapes = 0, changed = 0;
     for (int i = from; i < to;) {
         int j = i;
         while (j < to && rows[j].M == rows[i].M && rows[j].N == rows[i].N && rows[j].K == rows[i].K &&
                rows[j].g == rows[i].g)
             j++;
         if (j - i >= 2) {
-            int pick = i, fast = i;
-            double pt = 1e300;
+            int pick = i, fast = i, old = -1;
+            double pt = 1e300, ot = 1e300;
             for (int r = i; r < j; r++) {
-                if (!sk_tile_fits(rows[r].plan.kind, rows[r].M, rows[r].N)) continue; /* never picked */
+                const int k = rows[r].plan.kind;
                 const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
+                if (k < before && sk_tile_fits_among(k, rows[r].M, rows[r].N, before) && t < ot) ot = t, old = r;
+                if (!sk_tile_fits(k, rows[r].M, rows[r].N)) continue; /* never picked */
                 if (t < pt) pt = t, pick = r;
                 if (rows[r].ms < rows[fast].ms) fast = r;
+            }
+            if (old >= 0) {
+                gained += log(rows[old].ms / rows[pick].ms);
+                changed += old != pick;
             }
             char a[256], b[256];
             sk_plan_describe(&rows[pick].plan, rows[i].M, rows[i].N, rows[i].K, a, sizeof a);
@@ -98,6 +112,10 @@ static void picks(const sk_model *m, int from, int to, const char *label)
     }
     printf("%s, %d shapes: the picks run %.3f of the fastest measured (geometric mean)\n", label, shapes,
            exp(lost / (shapes ? shapes : 1)));
+    if (before)
+        printf("%s: against the picks among tile shapes 0 .. %d, the picks run %.4f times as fast "
+               "(geometric mean), %d shapes changed\n", label, before - 1, exp(gained / (shapes ? shapes : 1)),
+               changed);
 }
 
 int main(int argc, char **argv)
@@ -108,6 +126,17 @@ int main(int argc, char **argv)
         no_fit = 1;
         argv++;
         argc--;
+    }
+    if (argc > 2 && !strcmp(argv[1], "--before")) {
+        char *end;
+        const long k = strtol(argv[2], &end, 10);
+        if (*end || k < 1 || k > SK_KINDS) {
+            fprintf(stderr, "fit: error: --before takes a number of tile shapes, 1 .. %d\n", SK_KINDS);
+            return 2;
+        }
+        before = (int)k;
+        argv += 2;
+        argc -= 2;
     }
     if (argc > 2 && !strcmp(argv[1], "--kinds")) {
         int bad = 0;
@@ -129,7 +158,7 @@ int main(int argc, char **argv)
         argc -= 2;
     }
     if (argc < 3) {
-        fprintf(stderr, "fit: error: usage: %s [--kinds I,J,.. | --no-fit] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
+        fprintf(stderr, "fit: error: usage: %s [--no-fit] [--before K] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
         return 2;
     }
     static sk_gpu gpus[64];
