@@ -18,4 +18,17 @@ __device__ __forceinline__ uint8_t *align1024(uint8_t *p)
     return p + (((a + 1023u) & ~1023u) - a);
 }
 
+/* stmatrix.sync.aligned.m8n8.x4.trans.shared.b16: the warp stores four 8 x 8
+ * matrices of 16-bit values, each transposed. Register i holds matrix i in
+ * the mma fragment layout (lane l: row l/4, columns 2(l%4) and 2(l%4) + 1, low
+ * half first); lane 8i + j gives the address of the 16 bytes that receive
+ * column j of matrix i (8 values, row 0 first), 16-byte aligned. */
+__device__ __forceinline__ void stmatrix_m8n8_x4_trans_b16(void *row, uint32_t r0, uint32_t r1, uint32_t r2,
+                                                           uint32_t r3)
+{
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n"
+                 :: "r"(smem_u32(row)), "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+                 : "memory");
+}
+
 #endif

@@ -61,6 +61,10 @@ static const int sk_tile[SK_KINDS][2] = {
 
 typedef struct {
     int kind;        /* the tile shape, an index of sk_tile                     */
+    int swap;        /* 1: the operands' roles swapped: the kernel computes C^T =
+                        B A^T, its tiles' rows running along N, their columns along
+                        M (so the side wgmma's n fits in steps of 16 can be M); every
+                        field below then counts in C^T's rows and columns          */
     int bm, bn;      /* its rows and columns                                    */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
     int a_rows;      /* rows of A a stage holds: bm, or M rounded up to 8 when C is
@@ -127,6 +131,8 @@ typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
     int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
                              where C has 2 block rows or more (0: they share B) */
+    int swap;             /* 1: tiles of C^T ("RxC:MODE[:A]:T"): sk_plan.swap;
+                             then "A" and "B", rows and columns are C^T's       */
 } sk_cand;
 
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
@@ -150,13 +156,15 @@ static inline void sk_finish(sk_plan *s)
  * not apply (stream-K with no partial wave, one wave more with no full one,
  * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
  * pairs, k-tiles); pairs sharing A asked for where C has one block row:
- * they share A anyway). */
+ * they share A anyway). A swapped candidate is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
 {
     if (c.kind < 0 || c.kind >= SK_KINDS || c.mode < 0 || c.mode >= SK_MODES)
         return -1;
-    sk_plan s = sk_shape(M, N, c.kind, c.share_a, max_clusters);
+    sk_plan s = c.swap ? sk_shape(N, M, c.kind, c.share_a, max_clusters)
+                       : sk_shape(M, N, c.kind, c.share_a, max_clusters);
+    s.swap = c.swap != 0;
     if (c.share_a && s.m_blocks < 2)
         return -1;
     s.k_tiles = (K + 63) / 64;
@@ -183,14 +191,14 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 }
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
- * the decomposition left to the plan: mode -1) or "RxC:MODE[:A]", MODE one of
- * dp, sk, skw, splitW (W >= 2), :A for pairs sharing A. 0, or -1 for anything
- * else. Host only. */
+ * the decomposition left to the plan: mode -1) or "RxC:MODE[:A][:T]", MODE one
+ * of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :T for tiles of C^T
+ * (the operands' roles swapped). 0, or -1 for anything else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
     c->kind = c->mode = -1;
-    c->ways = c->share_a = 0;
+    c->ways = c->share_a = c->swap = 0;
     if (sscanf(v, "%dx%d%n", &r, &col, &n) != 2)
         return -1;
     for (int i = 0; i < SK_KINDS; i++)
@@ -209,10 +217,14 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
         return -1;
     memcpy(mode, m, len);
     mode[len] = 0;
-    if (m[len]) { /* ":A" and nothing more */
-        if (strcmp(m + len, ":A"))
+    if (m[len]) { /* ":A", ":T" or ":A:T", and nothing more */
+        const char *tail = m + len;
+        if (!strncmp(tail, ":A", 2))
+            c->share_a = 1, tail += 2;
+        if (!strcmp(tail, ":T"))
+            c->swap = 1, tail += 2;
+        if (*tail)
             return -1;
-        c->share_a = 1;
     }
     m = mode;
     for (int i = 0; i < SK_SPLIT; i++)
@@ -232,10 +244,11 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
 static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
 {
     if (c.mode == SK_SPLIT)
-        snprintf(buf, n, "%dx%d:split%d%s", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways, c.share_a ? ":A" : "");
+        snprintf(buf, n, "%dx%d:split%d%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways,
+                 c.share_a ? ":A" : "", c.swap ? ":T" : "");
     else
-        snprintf(buf, n, "%dx%d:%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode],
-                 c.share_a ? ":A" : "");
+        snprintf(buf, n, "%dx%d:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode],
+                 c.share_a ? ":A" : "", c.swap ? ":T" : "");
 }
 
 /* ---- the cost model: which candidate plan runs fastest -------------------
@@ -378,28 +391,32 @@ static inline int sk_tile_fits_among(int k, int M, int N, int kinds) /* shapes 0
 static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(k, M, N, SK_KINDS); }
 
 /* Calls f(cand, plan, arg) for every candidate that applies to the shape:
- * each tile shape that fits it (sk_tile_fits; only `kind` when kind >= 0),
+ * tiles of C, then of C^T (swap); each tile shape that fits (sk_tile_fits,
+ * on C^T's rows and columns for the swapped ones; only `kind` when kind >=
+ * 0, in the ways round it fits, or as tiles of C where it fits neither way),
  * its pairs sharing B, then sharing A, each whole-pair, stream-K, stream-K
  * with one wave more, and split-K in every number of ways that fits. */
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
-    for (int k = 0; k < SK_KINDS; k++) {
-        if (kind >= 0 ? k != kind : !sk_tile_fits(k, M, N))
-            continue;
-        for (int share_a = 0; share_a < 2; share_a++)
-            for (int mode = 0; mode < SK_MODES; mode++) {
-                const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
-                for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
-                    const sk_cand c = {k, mode, w, share_a};
-                    sk_plan s;
-                    if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
-                        f(c, &s, arg);
-                    else if (mode == SK_SPLIT)
-                        break; /* more ways do not fit either */
+    for (int swap = 0; swap < 2; swap++)
+        for (int k = 0; k < SK_KINDS; k++) {
+            const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
+            if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
+                continue;
+            for (int share_a = 0; share_a < 2; share_a++)
+                for (int mode = 0; mode < SK_MODES; mode++) {
+                    const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
+                    for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
+                        const sk_cand c = {k, mode, w, share_a, swap};
+                        sk_plan s;
+                        if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
+                            f(c, &s, arg);
+                        else if (mode == SK_SPLIT)
+                            break; /* more ways do not fit either */
+                    }
                 }
-            }
-    }
+        }
 }
 
 typedef struct {
@@ -512,11 +529,11 @@ static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, 
 static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "%d x %d x %d: tiles %d x %d, pairs share %s, %d pairs of %d k-tiles on %d clusters, "
+             "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles on %d clusters, "
              "%d stream-K (%lld iterations per cluster), %d whole%s",
-             M, N, K, s->bm, s->bn, s->share_b ? "B" : "A", s->pairs, s->k_tiles, s->clusters,
-             s->sk_pairs, (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs,
-             s->ways ? ", split-K" : "");
+             M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
+             s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->clusters, s->sk_pairs,
+             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

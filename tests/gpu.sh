@@ -124,6 +124,21 @@ V7_PLANS=(
     "V7_TILE=128x240:dp 77 999 333|tiles 128 x 240, pairs share A, 3 pairs of 6 k-tiles"
     "V7_TILE=128x80:split5 129 83 4100|tiles 128 x 80, pairs share B, 2 pairs of 65 k-tiles on 10 clusters.*split-K"
     "V7_TILE=128x144:sk:A 257 4001 2049|tiles 128 x 144, pairs share A, 42 pairs of 33 k-tiles on [0-9]+ clusters, 42 stream-K"
+    # Tiles of C^T (the operands' roles swapped): the fragment stored transposed
+    # (stmatrix), the last 16-48 rows of C in [16 x 64] boxes, M and N edges inside
+    # them, in every decomposition; the split-K pieces' transposed direct stores.
+    "V7_TILE=128x144:dp:T 1000 3000 1000|tiles 144 x 128 \(swapped: C\^T in its tiles\), pairs share A, 84 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x176:sk:T 1900 700 3000|tiles 176 x 128 \(swapped: C\^T in its tiles\), pairs share A, 33 pairs of 47 k-tiles on [0-9]+ clusters, 33 stream-K"
+    "V7_TILE=128x256:skw:T 2000 3100 1000|tiles 256 x 128 \(swapped: C\^T in its tiles\), pairs share A, 104 pairs of 16 k-tiles on [0-9]+ clusters, 104 stream-K"
+    "V7_TILE=128x80:split4:T 300 500 2000|tiles 80 x 128 \(swapped: C\^T in its tiles\), pairs share A, 8 pairs of 32 k-tiles on 32 clusters.*split-K"
+    "V7_TILE=128x256:split4:T 1024 1000 16384|tiles 256 x 128 \(swapped: C\^T in its tiles\), pairs share A, 16 pairs of 256 k-tiles on 64 clusters.*split-K"
+    "V7_TILE=64x64:dp:T 8192 16 8192|tiles 64 x 64 \(swapped: C\^T in its tiles\), pairs share B, 64 pairs of 128 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=64x128:split2:T 4096 16 14336|tiles 128 x 64 \(swapped: C\^T in its tiles\), pairs share B, 16 pairs of 224 k-tiles on 32 clusters.*split-K"
+    "V7_TILE=64x256:sk:T 2000 3000 1000|tiles 256 x 64 \(swapped: C\^T in its tiles\), pairs share A, 192 pairs of 16 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x192:dp:A:T 5000 300 1000|tiles 192 x 128 \(swapped: C\^T in its tiles\), pairs share B, 42 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x112:split3:A:T 500 300 2000|tiles 112 x 128 \(swapped: C\^T in its tiles\), pairs share B, 9 pairs of 32 k-tiles on 27 clusters.*split-K"
+    "V7_TILE=128x240:dp:T 999 77 333|tiles 240 x 128 \(swapped: C\^T in its tiles\), pairs share B, 3 pairs of 6 k-tiles"
+    "V7_TILE=128x160:sk:T 4001 257 2049|tiles 160 x 128 \(swapped: C\^T in its tiles\), pairs share A, 52 pairs of 33 k-tiles on [0-9]+ clusters, 52 stream-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -183,11 +198,13 @@ test_step() {
         # v7's ping-pong: three 64 x 256 pieces of 6 k-tiles per cluster, on 4 stages;
         # 128 x 192 tiles stream-K (4 stages, an owner adding a partial), and with pairs of
         # N-neighbours sharing A over 5 block rows; 128 x 176 stream-K (5 stages, its last
-        # 48 columns in 16-column boxes).
+        # 48 columns in 16-column boxes); tiles of C^T, 176 x 128 stream-K (stmatrix, the
+        # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
-                                        "V7_TILE=128x176:sk 1000 1000 1000")
+                                        "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
+                                        "V7_TILE=128x80:split4:T 300 500 2000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

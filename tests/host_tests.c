@@ -845,6 +845,10 @@ static void test_scheduler(void)
  * counts differ by at most one; no cluster is without work. */
 static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk_plan s)
 {
+    if (s.swap) { /* a plan of C^T counts in C^T's rows and columns */
+        const int t = M;
+        M = N, N = t;
+    }
     const int maxc = clusters[s.kind];
     EXPECT(s.clusters >= 1 && s.clusters <= maxc, "%dx%dx%d: %d clusters of %d", M, N, K,
            s.clusters, maxc);

@@ -1,7 +1,7 @@
 /* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
  * of candidate plans, on the CPU:
  *
- *   build/tools/fit [--no-fit] [--before K] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...
+ *   build/tools/fit [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...
  *                   [--held-out DRAM_GBPS:calib.csv...]
  *
  * Each CSV is tools/calib.c's output (M,N,K,cand,ms) on a GPU of 66 clusters
@@ -17,7 +17,9 @@
  * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is.
  * --before K also compares the picks with the model's picks among tile
  * shapes 0 .. K - 1 alone, both by their measured times: what shapes added
- * after the first K are worth. */
+ * after the first K are worth. --unswapped compares them with the picks
+ * among the candidates that do not swap the operands' roles (tiles of C,
+ * not C^T; with --before, of the first K shapes): what the swap is worth. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,7 @@ static int params(sk_model *m, double **p, unsigned only)
 /* --before K: also the model's pick among the tile shapes 0 .. K - 1 alone
  * (what a new shape's kernels are measured against); 0: not asked. */
 static int before;
+static int unswapped; /* --unswapped: the old picks are among tiles of C alone */
 
 /* Per shape (rows from .. to - 1, grouped by shape and GPU): the model's
  * pick among the measured candidates, and the fastest. */
@@ -89,8 +92,11 @@ static void picks(const sk_model *m, int from, int to, const char *label)
             for (int r = i; r < j; r++) {
                 const int k = rows[r].plan.kind;
                 const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
-                if (k < before && sk_tile_fits_among(k, rows[r].M, rows[r].N, before) && t < ot) ot = t, old = r;
-                if (!sk_tile_fits(k, rows[r].M, rows[r].N)) continue; /* never picked */
+                const int sw = rows[r].plan.swap; /* fit on C^T's rows and columns */
+                const int rm = sw ? rows[r].N : rows[r].M, rn = sw ? rows[r].M : rows[r].N;
+                if (k < before && !(unswapped && sw) && sk_tile_fits_among(k, rm, rn, before) && t < ot)
+                    ot = t, old = r;
+                if (!sk_tile_fits(k, rm, rn)) continue; /* never picked */
                 if (t < pt) pt = t, pick = r;
                 if (rows[r].ms < rows[fast].ms) fast = r;
             }
@@ -113,9 +119,9 @@ static void picks(const sk_model *m, int from, int to, const char *label)
     printf("%s, %d shapes: the picks run %.3f of the fastest measured (geometric mean)\n", label, shapes,
            exp(lost / (shapes ? shapes : 1)));
     if (before)
-        printf("%s: against the picks among tile shapes 0 .. %d, the picks run %.4f times as fast "
-               "(geometric mean), %d shapes changed\n", label, before - 1, exp(gained / (shapes ? shapes : 1)),
-               changed);
+        printf("%s: against the picks among tile shapes 0 .. %d%s, the picks run %.4f times as fast "
+               "(geometric mean), %d shapes changed\n", label, before - 1, unswapped ? ", unswapped" : "",
+               exp(gained / (shapes ? shapes : 1)), changed);
 }
 
 int main(int argc, char **argv)
@@ -138,6 +144,13 @@ int main(int argc, char **argv)
         argv += 2;
         argc -= 2;
     }
+    if (argc > 1 && !strcmp(argv[1], "--unswapped")) {
+        unswapped = 1;
+        if (!before)
+            before = SK_KINDS;
+        argv++;
+        argc--;
+    }
     if (argc > 2 && !strcmp(argv[1], "--kinds")) {
         int bad = 0;
         for (const char *c = argv[2]; *c;) {
@@ -158,7 +171,7 @@ int main(int argc, char **argv)
         argc -= 2;
     }
     if (argc < 3) {
-        fprintf(stderr, "fit: error: usage: %s [--no-fit] [--before K] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
+        fprintf(stderr, "fit: error: usage: %s [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
         return 2;
     }
     static sk_gpu gpus[64];

@@ -101,11 +101,11 @@ int main(int argc, char **argv)
     g.l2_bytes = (double)l2;
     g.dram_bytes_per_ns = (double)dram;
     const shape sh = {(int)M, (int)N, (int)K, &g};
-    sk_cand forced = {-1, -1, 0, 0};
+    sk_cand forced = {-1, -1, 0, 0, 0};
     const char *v = getenv("V7_TILE");
     if (v && *v && sk_cand_parse(v, &forced) != 0) {
         fprintf(stderr, "plan: error: V7_TILE=%s is no tile shape or candidate (e.g. 128x256, 64x64:dp, "
-                        "128x128:split4)\n", v);
+                        "128x128:split4, 128x144:dp:T)\n", v);
         return 2;
     }
     sk_plan s;
@@ -124,17 +124,22 @@ int main(int argc, char **argv)
            sk_model_ns(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90) * 1e-3);
 
     const tile_map pairs = sk_pair_order(&s, (int)K, l2, 0);
+    /* Swapped, the kernel's rows are C's columns and its A is B. */
+    const char *ka = s.swap ? "B" : "A", *kb = s.swap ? "A" : "B", *rows = s.swap ? "N" : "M";
+    if (s.swap)
+        printf("swapped: the kernel computes C^T = B A^T, %lld x %lld; below, its rows are C's columns "
+               "(N), its A is B\n", N, M);
     printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "
            "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
-           s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? "M" : "N", pairs.m_blocks,
+           s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? rows : s.swap ? "M" : "N", pairs.m_blocks,
            pairs.n_blocks, pairs.swizzle, s.pairs, clusters, (double)s.pairs / (double)clusters);
     /* The rows of A and B, as the kernel reads them: K rounded up to 8 (a K
      * % 8 != 0 is staged to that pitch; v7 makes no copy for K % 16 = 8). */
     const long long pitch = 2 * ((K + 7) / 8 * 8);
     const char *own = "each CTA its own", *half = "half a tile per CTA, multicast to both";
-    printf("loads: A in [%d x 64] boxes (%s), B in [%d x 64] boxes (%s); rows %lld bytes apart: "
-           "L2 promotion %s\n",
-           sk_box_rows_a(&s), s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to both" : half,
+    printf("loads: %s in [%d x 64] boxes (%s), %s in [%d x 64] boxes (%s); rows %lld bytes apart: "
+           "L2 promotion %s\n", ka,
+           sk_box_rows_a(&s), s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to both" : half, kb,
            sk_box_rows_b(&s), s.share_b ? half : own, pitch,
            tmap_promotion((uint64_t)pitch) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B ? "256B" : "128B");
     if (s.ways)

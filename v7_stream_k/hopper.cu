@@ -23,14 +23,19 @@
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
  *    columns in steps of 16; a 64-row tile is one consumer's, the two taking
- *    turns on pieces (ping-pong).
+ *    turns on pieces (ping-pong);
+ *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
+ *    writes its fragment to C transposed (stmatrix .trans), so the side
+ *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
+ *    of C, not 128 x 128 over 256 rows).
  * The plan is chosen on the host from a cost model over candidate plans
  * (common/stream_k.h); `make plan SIZE="M N K"` prints them. With the work
  * per cluster fixed before the launch, v5/v6's run-time claims go: every
  * role works the plan out for itself (sk_work_of).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
- * wgmma m64n192k16, m64n128k16, m64n64k16, m64n48k16, m64n32k16, m64n16k16.
+ * wgmma m64n192k16, m64n128k16, m64n64k16, m64n48k16, m64n32k16, m64n16k16,
+ * stmatrix.sync.aligned.m8n8.x4.trans.
  *
  * Costs and gains: a workspace, flags and the fixup's partials; a little
  * ahead of v6 at 8192^3, far ahead where tiles are few or skinny (README.md,
@@ -158,7 +163,17 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
         st_release_gpu_u32(flag, gen); /* ... before the flag says so */
 }
 
-template <int BM, int BN>
+/* Two fp32 as the fp16 pair of one 32-bit register (x in the low half). */
+__device__ __forceinline__ uint32_t half2_bits(float x, float y)
+{
+    const __half2 h = __floats2half2_rn(x, y);
+    return *(const uint32_t *)&h;
+}
+
+/* T: the operands' roles swapped (plan.swap): A and B are the tensor maps of
+ * B and A, M and N are C^T's rows and columns, and the epilogue writes the
+ * fragment to C transposed. */
+template <int BM, int BN, int T>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, const __grid_constant__ CUtensorMap tmap_c16,
@@ -323,9 +338,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     bar_sync(2 + c, 128);
                     int lo, hi; /* this piece's float4s of the slot */
                     sk_slice(plan.ways, l, (int)floats4, &lo, &hi);
-                    /* KU float4s of each of QU pieces at once (fewer in the
-                     * kernels wider than 192: they have no registers to spare). */
-                    constexpr int KU = BN > 192 ? 2 : 4, QU = BN > 192 ? 2 : 4;
+                    /* KU float4s of each of QU pieces at once: fewer in the
+                     * kernels wider than 192, which have no registers to spare,
+                     * and fewer again where the stores go out transposed (T:
+                     * more registers for addresses; ptxas spills otherwise). */
+                    constexpr int KU = BN == 256 && T ? 1 : BN > 192 ? 2 : 4;
+                    constexpr int QU = BN > 192 || (T && BN > 128) ? 2 : 4;
                     for (int f0 = lo; f0 < hi; f0 += KU * 128) {
                         float4 sum[KU]; /* float4s f0 + 128k + t, k < KU */
                         for (int q0 = 0; q0 < plan.ways; q0 += QU) {
@@ -367,15 +385,28 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                             const int col = n0 + f / 128 * 8 + ft % 4 * 2;
                             const __half2 h[2] = {__floats2half2_rn(sum[k].x, sum[k].y),
                                                   __floats2half2_rn(sum[k].z, sum[k].w)};
+                            if constexpr (T) { /* C^T's columns col, col + 1: rows of C */
 #pragma unroll
-                            for (int half = 0; half < 2; half++) {
-                                f16 *dst = C + (size_t)(row + 8 * half) * ldc + col;
-                                if (row + 8 * half >= M || col >= N)
-                                    continue;
-                                if (col + 1 < N)
-                                    *(__half2 *)dst = h[half];
-                                else
-                                    *(__half *)dst = __low2half(h[half]);
+                                for (int e = 0; e < 2; e++) {
+                                    if (col + e >= N)
+                                        continue;
+                                    f16 *dst = C + (int64_t)(col + e) * ldc + row;
+#pragma unroll
+                                    for (int half = 0; half < 2; half++)
+                                        if (row + 8 * half < M)
+                                            dst[8 * half] = e ? __high2half(h[half]) : __low2half(h[half]);
+                                }
+                            } else {
+#pragma unroll
+                                for (int half = 0; half < 2; half++) {
+                                    f16 *dst = C + (size_t)(row + 8 * half) * ldc + col;
+                                    if (row + 8 * half >= M || col >= N)
+                                        continue;
+                                    if (col + 1 < N)
+                                        *(__half2 *)dst = h[half];
+                                    else
+                                        *(__half *)dst = __low2half(h[half]);
+                                }
                             }
                         }
                     }
@@ -420,60 +451,108 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
              * reading" means the buffer about to be written has been read. Slices
              * wholly outside C are skipped (TMA clips partial ones). */
+            if constexpr (T) {
+                /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
+                 * its columns C's rows n0 ... A slice is 64 of its columns (the
+                 * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
+                 * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
+                 * the fragment transposed (a block's column: 16 bytes of a row of
+                 * C); the last slice goes out in [16][64] boxes (tmap_c16).
+                 * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
+                 * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
+                 * blocks; lane l addresses block l / 8's column l % 8: C's row
+                 * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
+                 * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
+                 * the same for every j. */
+                const int st_row = lane / 16 * 8 + lane % 8;
+                const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
 #pragma unroll
-            for (int slice = 0; slice < BN / 64; slice++) {
-                if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
-                    continue;
-                uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
-                if (tid % 128 == 0)
-                    cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
-#pragma unroll
-                for (int chunk = 0; chunk < 8; chunk++)
-#pragma unroll
-                    for (int half = 0; half < 2; half++) {
-                        const int j = slice * 8 + chunk;                /* 8-column group of the tile */
-                        const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
-                        uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
-                        *(__half2 *)dst =
-                            __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                    }
-                fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-                bar_sync(2 + c, 128);
-                if (tid % 128 == 0) {
-                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
-                    cp_async_bulk_commit_group();
-                }
-                stored++;
-            }
-            /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
-             * swizzled: they fill part of the next slice buffer. */
-            if constexpr (BN % 64 > 0) {
-                const int c0 = n0 + BN / 64 * 64;
-                if (c0 < N && m0 + h * 64 < M) {
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
+                for (int slice = 0; slice < (BN + 63) / 64; slice++) {
+                    const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
+                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M)
+                        continue;
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
                     if (tid % 128 == 0)
                         cp_async_bulk_wait_group_read<C_BUFS - 1>();
                     bar_sync(2 + c, 128);
 #pragma unroll
-                    for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
-#pragma unroll
-                        for (int half = 0; half < 2; half++) {
-                            const int j = BN / 64 * 8 + chunk;
-                            const int r = warp * 16 + lane / 4 + half * 8;
-                            uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
-                            *(__half2 *)dst =
-                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                        }
+                    for (int q = 0; q < rows / 16; q++) {
+                        const int j = slice * 8 + 2 * q;
+                        stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
+                                                   half2_bits(acc[j * 4], acc[j * 4 + 1]),
+                                                   half2_bits(acc[j * 4 + 2], acc[j * 4 + 3]),
+                                                   half2_bits(acc[j * 4 + 4], acc[j * 4 + 5]),
+                                                   half2_bits(acc[j * 4 + 6], acc[j * 4 + 7]));
+                    }
                     fence_proxy_async_shared_cta();
                     bar_sync(2 + c, 128);
                     if (tid % 128 == 0) {
-                        for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
-                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
-                                                                     buf + b * C_BOX_BYTES);
+                        if (rows == 64)
+                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + h * 64, n0 + slice * 64, buf);
+                        else
+                            for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + h * 64,
+                                                                         n0 + slice * 64 + b * 16, buf + b * 2048);
                         cp_async_bulk_commit_group();
                     }
                     stored++;
+                }
+            } else {
+#pragma unroll
+                for (int slice = 0; slice < BN / 64; slice++) {
+                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
+                        continue;
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
+                    if (tid % 128 == 0)
+                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                    bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+#pragma unroll
+                    for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                        for (int half = 0; half < 2; half++) {
+                            const int j = slice * 8 + chunk;                /* 8-column group of the tile */
+                            const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                            uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
+                            *(__half2 *)dst =
+                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                        }
+                    fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+                    bar_sync(2 + c, 128);
+                    if (tid % 128 == 0) {
+                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
+                        cp_async_bulk_commit_group();
+                    }
+                    stored++;
+                }
+                /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
+                 * swizzled: they fill part of the next slice buffer. */
+                if constexpr (BN % 64 > 0) {
+                    const int c0 = n0 + BN / 64 * 64;
+                    if (c0 < N && m0 + h * 64 < M) {
+                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
+                        if (tid % 128 == 0)
+                            cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                        bar_sync(2 + c, 128);
+#pragma unroll
+                        for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
+#pragma unroll
+                            for (int half = 0; half < 2; half++) {
+                                const int j = BN / 64 * 8 + chunk;
+                                const int r = warp * 16 + lane / 4 + half * 8;
+                                uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
+                                *(__half2 *)dst =
+                                    __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                            }
+                        fence_proxy_async_shared_cta();
+                        bar_sync(2 + c, 128);
+                        if (tid % 128 == 0) {
+                            for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
+                                                                         buf + b * C_BOX_BYTES);
+                            cp_async_bulk_commit_group();
+                        }
+                        stored++;
+                    }
                 }
             }
         }
@@ -516,15 +595,15 @@ typedef struct {
 } device_facts;
 static device_facts facts[MAX_DEVICES];
 
-template <int BM, int BN>
+template <int BM, int BN, int T>
 static cudaError_t max_clusters_of(int *clusters)
 {
-    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN>, &cfg));
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T>, &cfg));
     if (*clusters < 1) {
         fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
         return cudaErrorInvalidConfiguration;
@@ -532,7 +611,19 @@ static cudaError_t max_clusters_of(int *clusters)
     return cudaSuccess;
 }
 
+/* Clusters of a tile shape's kernels, both roles of the operands: the fewer. */
 template <int BM, int BN>
+static cudaError_t max_clusters_both(int *clusters)
+{
+    int swapped;
+    CUDA_TRY((max_clusters_of<BM, BN, 0>(clusters)));
+    CUDA_TRY((max_clusters_of<BM, BN, 1>(&swapped)));
+    if (swapped < *clusters)
+        *clusters = swapped;
+    return cudaSuccess;
+}
+
+template <int BM, int BN, int T>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
                                const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
@@ -543,20 +634,21 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
                               ldc, *pairs, *plan, flags, partials, gen);
 }
 
 /* The kernels, one per tile shape, in sk_tile's order (get_facts checks it):
- * how many clusters of each the GPU holds, and the launch of a plan. */
+ * how many clusters of each the GPU holds, and the launch of a plan, tiles
+ * of C and of C^T. */
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, uint32_t *, float *, uint32_t, cudaStream_t);
-#define KERNEL(bm, bn) {bm, bn, max_clusters_of<bm, bn>, launch_plan<bm, bn>}
+#define KERNEL(bm, bn) {bm, bn, max_clusters_both<bm, bn>, {launch_plan<bm, bn, 0>, launch_plan<bm, bn, 1>}}
 static const struct {
     int bm, bn;
     cudaError_t (*max_clusters)(int *);
-    launch_fn launch;
+    launch_fn launch[2]; /* [plan.swap] */
 } kernels[SK_KINDS] = {
     KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
     KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
@@ -596,9 +688,9 @@ static cudaError_t get_facts(const device_facts **out)
     return cudaSuccess;
 }
 
-/* V7_TILE=RxC[:MODE[:A]] (one of sk_tile's shapes, e.g. 64x128, optionally
- * with the decomposition, e.g. 128x128:split4, and pairs sharing A,
- * 128x256:dp:A; sk_cand_parse) forces the
+/* V7_TILE=RxC[:MODE[:A][:T]] (one of sk_tile's shapes, e.g. 64x128, optionally
+ * with the decomposition, e.g. 128x128:split4, pairs sharing A, 128x256:dp:A,
+ * and tiles of C^T, 128x144:dp:T; sk_cand_parse) forces the
  * plan, to measure what the plan's choice is worth; unset: the plan picks.
  * An unknown shape, or a candidate that does not apply to the problem, is an
  * error. */
@@ -606,7 +698,7 @@ static cudaError_t forced_cand(sk_cand *c)
 {
     const char *v = getenv("V7_TILE");
     c->kind = c->mode = -1;
-    c->ways = c->share_a = 0;
+    c->ways = c->share_a = c->swap = 0;
     if (!v || !*v)
         return cudaSuccess;
     if (sk_cand_parse(v, c) == 0)
@@ -614,7 +706,7 @@ static cudaError_t forced_cand(sk_cand *c)
     fprintf(stderr, "error: V7_TILE=%s is none of", v);
     for (int k = 0; k < SK_KINDS; k++)
         fprintf(stderr, " %dx%d%s", sk_tile[k][0], sk_tile[k][1], k + 1 < SK_KINDS ? "," : "");
-    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW, then :A for pairs sharing A\n");
+    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW, then :A for pairs sharing A, :T for tiles of C^T\n");
     return cudaErrorInvalidValue;
 }
 
@@ -660,16 +752,21 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     /* A and B are read in [bm or bn rows x 64 K] boxes (the shared one in
      * half-height boxes, a short A in one box of its rows: sk_box_rows_a), C is
      * written in [64 x 64] boxes; all in the 128-byte swizzle the kernel's smem
-     * layout assumes. */
+     * layout assumes. Swapped, the kernel's A is B and its B is A, and it
+     * computes C^T: M' x N' = N x M. */
+    const f16 *ka = plan.swap ? B : A, *kb = plan.swap ? A : B;
+    const int Mk = plan.swap ? N : M, Nk = plan.swap ? M : N;
     CUtensorMap tmap_a, tmap_b, tmap_c, tmap_c16;
-    tmap_desc da = tmap_desc_make(A, M, K, K, sk_box_rows_a(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
-    tmap_desc db = tmap_desc_make(B, N, K, K, sk_box_rows_b(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc da = tmap_desc_make(ka, Mk, K, K, sk_box_rows_a(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
     CUDA_TRY(tmap_encode(&tmap_c, &dc));
-    if (bn % 64) { /* the last bn % 64 columns of a tile, in [64 x 16] boxes */
-        tmap_desc dc16 = tmap_desc_make(C, M, N, ldc, 64, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
+    if (bn % 64) { /* the last bn % 64 columns of a tile, in [64 x 16] boxes; swapped,
+                    * its last rows of C, in [16 x 64] boxes in the swizzle */
+        tmap_desc dc16 = plan.swap ? tmap_desc_make(C, M, N, ldc, 16, 64, CU_TENSOR_MAP_SWIZZLE_128B)
+                                   : tmap_desc_make(C, M, N, ldc, 64, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
         CUDA_TRY(tmap_encode(&tmap_c16, &dc16));
     } else
         tmap_c16 = tmap_c; /* not read */
@@ -683,10 +780,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    const launch_fn launch_kind = kernels[plan.kind].launch;
+    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap];
     cudaError_t err;
     if (!plan.sk_pairs) { /* whole pairs only: no workspace */
-        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, NULL, NULL, 0,
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, 0,
                           stream);
         if (err != cudaSuccess)
             fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
@@ -706,7 +803,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * numbers); its own allocation under CUDA-graph capture (workspace.h). */
     workspace_use u;
     CUDA_TRY(workspace_begin(bytes, FLAG_BYTES, stream, &u));
-    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, M, N, ldc, &pairs, &plan, (uint32_t *)u.ws,
+    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, (uint32_t *)u.ws,
                       (float *)(u.ws + FLAG_BYTES), u.gen, stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
