@@ -1031,14 +1031,14 @@ static void test_stream_k(void)
     const int h100[SK_KINDS] = {66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66};
     for (int k = 0; k < SK_KINDS; k++)
         for (int m = 0; m < SK_MODES; m++)
-            for (int a = 0; a < 2; a++) {
-                const sk_cand c = {k, m, m == SK_SPLIT ? 7 : 0, a};
+            for (int a = 0; a < 4; a++) { /* share_a = a % 2, swap = a / 2 */
+                const sk_cand c = {k, m, m == SK_SPLIT ? 7 : 0, a % 2, a / 2};
                 char name[32];
                 sk_cand_name(c, name, sizeof name);
                 sk_cand d;
                 EXPECT(sk_cand_parse(name, &d) == 0 && d.kind == k && d.mode == m && d.ways == c.ways &&
-                           d.share_a == a,
-                       "%s: parsed as %d/%d/%d/%d", name, d.kind, d.mode, d.ways, d.share_a);
+                           d.share_a == a % 2 && d.swap == a / 2,
+                       "%s: parsed as %d/%d/%d/%d/%d", name, d.kind, d.mode, d.ways, d.share_a, d.swap);
             }
     sk_cand c;
     EXPECT(sk_cand_parse("64x128", &c) == 0 && c.kind == 2 && c.mode == -1, "64x128: %d/%d", c.kind, c.mode);
@@ -1047,10 +1047,21 @@ static void test_stream_k(void)
     static const char *const bad[] = {"", "64x", "96x128", "128x256:", "128x256:xx", "128x256:split",
                                       "128x256:split1", "128x256:split-2", "128x256:split2x",
                                       "128x256:dpx", "128x256 ", "128x256:dp:", "128x256:dp:B",
-                                      "128x256:dp:A:", "128x256:dp:AA", "128x256::A", "128x256:A"};
+                                      "128x256:dp:A:", "128x256:dp:AA", "128x256::A", "128x256:A",
+                                      "128x256:T", "128x256:dp:T:A", "128x256:dp:TT", "128x256:dp:T:"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         EXPECT(sk_cand_parse(bad[i], &c) == -1, "'%s' accepted", bad[i]);
+    EXPECT(sk_cand_parse("128x80:split9:A:T", &c) == 0 && c.kind == 7 && c.ways == 9 && c.share_a && c.swap,
+           "128x80:split9:A:T: %d/%d/%d/%d", c.kind, c.ways, c.share_a, c.swap);
     sk_plan s;
+    /* Tiles of C^T: planned on N x M. 144 x 6040 in 128 x 80 tiles of C^T: 48
+     * block rows along N, 2 block columns along M, pairs sharing the kernel's
+     * B (A's rows); as tiles of C the same tile covers 144 rows in 2 blocks. */
+    EXPECT(sk_plan_of(144, 6040, 1744, h100, (sk_cand){7, SK_WHOLE, 0, 0, 1}, &s) == 0 && s.swap &&
+               s.m_blocks == 48 && s.n_blocks == 2 && s.share_b && s.pairs == 48,
+           "144x6040 in 128x80:dp:T: %d x %d blocks, %d pairs", s.m_blocks, s.n_blocks, s.pairs);
+    EXPECT(sk_plan_of(144, 6040, 1744, h100, (sk_cand){7, SK_WHOLE, 0, 0, 0}, &s) == 0 && !s.swap &&
+               s.m_blocks == 2 && s.n_blocks == 76, "144x6040 in 128x80:dp: %d x %d blocks", s.m_blocks, s.n_blocks);
     /* 8192^3: 1024 pairs of 128 x 256, 15 waves and 34 */
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == 0 && s.sk_pairs == 34 &&
            s.clusters == 66, "8192^3 sk: %d", s.sk_pairs);
@@ -1113,20 +1124,17 @@ static void test_stream_k(void)
     EXPECT(s.ways >= 4, "512x1024x8192: ways %d", s.ways);
     /* The 128 x 192 tile (plots/calib/tile192/, 2026-11-24, H100 / H200): N =
      * 376 in two 192-column blocks, stream-K (92.9 / 85.8 us against 98.9 /
-     * 89.3 us in 128 x 128); 3072^3 as 192 whole pairs, 2.9 waves (82.7 / 81.1
+     * 89.3 us in 128 x 128; now tiles of C^T, below); 3072^3 as 192 whole pairs, 2.9 waves (82.7 / 81.1
      * us against 92.6 / 92.0 us for 128 x 256 stream-K). */
-    s = sk_plan_make(9576, 376, 6784, &h1, &sk_model_sm90, -1);
-    EXPECT(s.bn == 192, "9576x376x6784: bn %d", s.bn);
     s = sk_plan_make(3072, 3072, 3072, &h1, &sk_model_sm90, -1);
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3: %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
     s = sk_plan_make(3072, 3072, 3072, &h2, &sk_model_sm90, -1);
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3 (H200): %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
     /* Pairs sharing A where an odd number of block rows would leave a CTA past
      * C (plots/calib/share_a/, H100 / H200): 528 x 13184 x 2312, 5 rows of 128
-     * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us; 368 x 1704 x 2760, 3
+     * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us (now tiles of C^T,
+     * below); 368 x 1704 x 2760, 3
      * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256). */
-    s = sk_plan_make(528, 13184, 2312, &h1, &sk_model_sm90, -1);
-    EXPECT(!s.share_b && s.bn == 256 && s.sk_pairs == 0, "528x13184x2312: share B %d, bn %d", s.share_b, s.bn);
     s = sk_plan_make(368, 1704, 2760, &h2, &sk_model_sm90, -1);
     EXPECT(!s.share_b && s.bm == 128 && s.bn == 128 && s.ways == 3, "368x1704x2760: share B %d, %d x %d, %d ways",
            s.share_b, s.bm, s.bn, s.ways);
@@ -1171,6 +1179,31 @@ static void test_stream_k(void)
                        "128 x %d costs no more than 128 x %d", sk_tile[j][1], sk_tile[k][1]);
         for (int j = 0; j < k; j++)
             EXPECT(sk_tile[j][0] != sk_tile[k][0] || sk_tile[j][1] != sk_tile[k][1], "kinds %d and %d alike", j, k);
+    }
+    /* Tiles of C^T (plots/calib/swap/, H100, 2026-11-24, the model's pick
+     * among tiles of C -> its pick, same run): M in steps of 16 where M is the
+     * side with the padding or the waves to fill. 144 x 6040 x 1744 in 80 x 128
+     * tiles of C (128 x 80 of C^T), 23.1 -> 18.4 us; 296 x 4664 x 6296 in 160 x
+     * 128, 63.0 -> 53.2 us; 1888 x 4176 x 4600 in 240 x 128, 151.5 -> 131.4 us;
+     * 9576 x 376 x 6784 in 224 x 128, 96.1 -> 80.0 us; 528 x 13184 x 2312 in
+     * 176 x 128, 77.1 -> 74.3 us. And the model is symmetric: C^T's problem
+     * costs what C's does. */
+    static const int swapped[][4] = {{144, 6040, 1744, 80}, {296, 4664, 6296, 160}, {1888, 4176, 4600, 240},
+                                     {9576, 376, 6784, 224}, {528, 13184, 2312, 176}};
+    for (int i = 0; i < 5; i++) {
+        s = sk_plan_make(swapped[i][0], swapped[i][1], swapped[i][2], &h1, &sk_model_sm90, -1);
+        EXPECT(s.swap && s.bm == 128 && s.bn == swapped[i][3], "%dx%dx%d: swap %d, %d x %d, want 128 x %d of C^T",
+               swapped[i][0], swapped[i][1], swapped[i][2], s.swap, s.bm, s.bn, swapped[i][3]);
+    }
+    rng = 777;
+    for (int i = 0; i < 500 && !cur_failed; i++) {
+        const int M = 1 + (int)(rng_next(&rng) % 16384), N = 1 + (int)(rng_next(&rng) % 16384);
+        const int K = 1 + (int)(rng_next(&rng) % 16384);
+        const sk_plan a = sk_plan_make(M, N, K, &h1, &sk_model_sm90, -1);
+        const sk_plan b = sk_plan_make(N, M, K, &h1, &sk_model_sm90, -1);
+        const double ta = sk_model_ns(&a, M, N, K, &h1, &sk_model_sm90);
+        const double tb = sk_model_ns(&b, N, M, K, &h1, &sk_model_sm90);
+        EXPECT(ta == tb, "%dx%dx%d: %.0f ns, transposed %.0f ns", M, N, K, ta, tb);
     }
     sk_cand c144;
     EXPECT(sk_cand_parse("128x144:split3:A", &c144) == 0 && sk_tile[c144.kind][1] == 144 && c144.ways == 3 &&

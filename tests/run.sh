@@ -581,6 +581,14 @@ if [ -x "$fit" ]; then
     run_bin "$fit" --no-fit --before 7 52428800 3352:$F/h100_sweep40.csv
     check "fit --before 7: some picks change" "$(grep against "$tmp/out")" \
         grep -qE "against the picks among tile shapes 0 .. 6, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
+    # --unswapped: the picks against those among tiles of C alone: timings with
+    # no tiles of C^T change none; with them (plots/calib/swap/) some.
+    run_bin "$fit" --no-fit --unswapped 52428800 3352:$F/h100_sweep40.csv
+    check "fit --unswapped, no tiles of C^T timed: the same picks" "$(grep against "$tmp/out")" \
+        grep -q "tile shapes 0 .. 15, unswapped, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
+    run_bin "$fit" --no-fit --unswapped 52428800 3352:plots/calib/swap/h100_heldout.csv
+    check "fit --unswapped: some picks change" "$(grep against "$tmp/out")" \
+        grep -qE "tile shapes 0 .. 15, unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
 fi
 
 # ---- k. README tables (tools/readme_tables.sh, make readme) --------------------

@@ -390,7 +390,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                 for (int e = 0; e < 2; e++) {
                                     if (col + e >= N)
                                         continue;
-                                    f16 *dst = C + (int64_t)(col + e) * ldc + row;
+                                    __half *dst = (__half *)(C + (size_t)(col + e) * ldc + row);
 #pragma unroll
                                     for (int half = 0; half < 2; half++)
                                         if (row + 8 * half < M)
