@@ -1005,13 +1005,16 @@ static void test_stream_k(void)
         {8192, 8, 8192},    {8, 8192, 8192},   {3, 8191, 10000},   {4097, 4095, 1031},
         {16384, 128, 1024}, {128, 16384, 1024}, {100000, 300, 64},  {300, 100000, 64},
         {352, 3032, 14064}, {3744, 1080, 968}, {144, 3320, 7880},  {2048, 8192, 28672}};
-    static const int gpus[][SK_KINDS] = {
-        {66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66},
-        {60, 62, 61, 63, 64, 65, 59, 58, 57, 60, 61, 62, 63, 64, 65, 66},
-        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-        {2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3},
-        {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7},
-        {132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132}};
+    /* Clusters of each tile shape's kernel: an H100's, uneven counts, few, many. */
+    int gpus[6][SK_KINDS];
+    for (int k = 0; k < SK_KINDS; k++) {
+        gpus[0][k] = 66;
+        gpus[1][k] = 57 + (k * 5) % 10;
+        gpus[2][k] = 1;
+        gpus[3][k] = 2 + k % 2;
+        gpus[4][k] = 7;
+        gpus[5][k] = 132;
+    }
     /* The model's plan (each tile shape forced, then free), and every candidate. */
     begin("stream_k_units_once");
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && !cur_failed; i++)
@@ -1028,7 +1031,9 @@ static void test_stream_k(void)
 
     /* Candidates by name (V7_TILE), both ways, and what does not apply. */
     begin("stream_k_candidates");
-    const int h100[SK_KINDS] = {66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66};
+    int h100[SK_KINDS];
+    for (int k = 0; k < SK_KINDS; k++)
+        h100[k] = 66;
     for (int k = 0; k < SK_KINDS; k++)
         for (int m = 0; m < SK_MODES; m++)
             for (int a = 0; a < 4; a++) { /* share_a = a % 2, swap = a / 2 */
@@ -1063,31 +1068,31 @@ static void test_stream_k(void)
     EXPECT(sk_plan_of(144, 6040, 1744, h100, (sk_cand){7, SK_WHOLE, 0, 0, 0}, &s) == 0 && !s.swap &&
                s.m_blocks == 2 && s.n_blocks == 76, "144x6040 in 128x80:dp: %d x %d blocks", s.m_blocks, s.n_blocks);
     /* 8192^3: 1024 pairs of 128 x 256, 15 waves and 34 */
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == 0 && s.sk_pairs == 34 &&
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == 0 && s.sk_pairs == 34 &&
            s.clusters == 66, "8192^3 sk: %d", s.sk_pairs);
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0}, &s) == 0 &&
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0, 0}, &s) == 0 &&
            s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
-    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0}, &s) == -1, "8192^3 split");
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0, 0}, &s) == -1, "8192^3 split");
     /* 8448 x 8192: 33 x 32 = 1056 pairs = 16 waves: no partial wave to stream */
-    EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == -1, "16 waves, sk");
+    EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == -1, "16 waves, sk");
     /* 1536 x 2048: 48 pairs, less than a wave: stream-K over all, split up to 66 / 48 = 1 way */
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM, 0, 0}, &s) == 0 && s.sk_pairs == 48 &&
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == 0 && s.sk_pairs == 48 &&
            s.clusters == 66, "48 pairs, sk: %d on %d", s.sk_pairs, s.clusters);
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0}, &s) == -1, "48 pairs, skw");
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_SPLIT, 2, 0}, &s) == -1, "48 pairs, split2");
-    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_WHOLE, 0, 0}, &s) == 0 && s.clusters == 48,
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0, 0}, &s) == -1, "48 pairs, skw");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_SPLIT, 2, 0, 0}, &s) == -1, "48 pairs, split2");
+    EXPECT(sk_plan_of(1536, 2048, 4096, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.clusters == 48,
            "48 pairs, dp: %d clusters", s.clusters);
     /* 512 x 512 x 8192 (128 x 128): 8 pairs of 128 k-tiles, up to 8 ways; not beyond the k-tiles */
-    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8, 0}, &s) == 0 && s.clusters == 64 &&
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8, 0, 0}, &s) == 0 && s.clusters == 64 &&
            sk_work_of(&s, 9, 0).pair == 1 && sk_work_of(&s, 9, 0).kb == 16, "512^2 x 8192 split8");
-    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 9, 0}, &s) == -1, "split9 of 8 pairs");
-    EXPECT(sk_plan_of(512, 512, 128, h100, (sk_cand){1, SK_SPLIT, 3, 0}, &s) == -1, "split3 of 2 k-tiles");
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 9, 0, 0}, &s) == -1, "split9 of 8 pairs");
+    EXPECT(sk_plan_of(512, 512, 128, h100, (sk_cand){1, SK_SPLIT, 3, 0, 0}, &s) == -1, "split3 of 2 k-tiles");
     /* Pairs sharing A: only where C has 2 block rows or more (else they do anyway); 528 rows
      * are 5 blocks of 128: 3 x 52 pairs sharing B (one CTA in 6 past C), 5 x 26 sharing A. */
-    EXPECT(sk_plan_of(100, 4096, 1024, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s) == -1, "one block row, :A");
-    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 0}, &s) == 0 && s.share_b &&
+    EXPECT(sk_plan_of(100, 4096, 1024, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s) == -1, "one block row, :A");
+    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.share_b &&
            s.pairs == 156, "528 x 13184, B: %d pairs", s.pairs);
-    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s) == 0 && !s.share_b &&
+    EXPECT(sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s) == 0 && !s.share_b &&
            s.pairs == 130 && sk_box_rows_a(&s) == 64 && sk_box_rows_b(&s) == 256,
            "528 x 13184, A: %d pairs, boxes %d / %d", s.pairs, sk_box_rows_a(&s), sk_box_rows_b(&s));
     end();
@@ -1146,9 +1151,9 @@ static void test_stream_k(void)
         s = sk_plan_make(wide[i][0], wide[i][1], wide[i][2], &h1, &sk_model_sm90, -1);
         EXPECT(s.share_b, "%dx%dx%d: pairs share A", wide[i][0], wide[i][1], wide[i][2]);
     }
-    sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1}, &s);
+    sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s);
     EXPECT(sk_share_a_cost(&s) == 1.25, "128 x 256 sharing A: %g", sk_share_a_cost(&s));
-    sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1}, &s);
+    sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1, 0}, &s);
     EXPECT(sk_share_a_cost(&s) == 1.0, "128 x 64 sharing A: %g", sk_share_a_cost(&s));
     /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
      * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
