@@ -103,7 +103,8 @@
  * 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
 #define BN_MAIN (BN == 256 ? 256 : BN / 64 * 64)
 #define BN_REST (BN - BN_MAIN)
-#define C_BOX_BYTES (64 * 16 * 2)     /* a [64 rows][16 cols] box of C, not swizzled */
+#define C_BOX_BYTES (64 * 16 * 2)     /* a box of a slice's last BN % 64 columns: [64][16]
+                                       * of C, not swizzled; of C^T, [16][64] (rows of C) */
 /* The workspace starts with the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
  * written (one line for many flags: every raise and every poll meets at one
@@ -492,7 +493,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         else
                             for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
                                 cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + h * 64,
-                                                                         n0 + slice * 64 + b * 16, buf + b * 2048);
+                                                                         n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
                         cp_async_bulk_commit_group();
                     }
                     stored++;
