@@ -34,8 +34,7 @@
  * role works the plan out for itself (sk_work_of).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
- * wgmma m64n192k16, m64n128k16, m64n64k16, m64n48k16, m64n32k16, m64n16k16,
- * stmatrix.sync.aligned.m8n8.x4.trans.
+ * wgmma m64nNk16 for N = 64 .. 240 in steps of 16, stmatrix.sync.aligned.m8n8.x4.trans.
  *
  * Costs and gains: a workspace, flags and the fixup's partials; a little
  * ahead of v6 at 8192^3, far ahead where tiles are few or skinny (README.md,
@@ -97,12 +96,10 @@
  * (one slot per 64 rows of a CTA's tile: in ping-pong only a cluster's first
  * piece, consumer 0's, ever hands on a partial). */
 #define PARTIAL_FLOATS (64 * BN)
-/* BN columns as wgmma instructions: one of 256, 192, 128 or 64 columns, then
- * the rest (16, 32 or 48: a width in steps of 16 costs one more instruction
- * per k-step, no wrapper of its own). The epilogue stores BN / 64 slices of
+/* BN columns are one wgmma instruction per k-step (n is any multiple of 8 up
+ * to 256): as two, 192 and 48 columns for 240, the narrow one ran the wider
+ * tiles 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64 slices of
  * 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
-#define BN_MAIN (BN == 256 ? 256 : BN / 64 * 64)
-#define BN_REST (BN - BN_MAIN)
 #define C_BOX_BYTES (64 * 16 * 2)     /* a box of a slice's last BN % 64 columns: [64][16]
                                        * of C, not swizzled; of C^T, [16][64] (rows of C) */
 /* The workspace starts with the flags, each on a 128-byte line of its own:
@@ -294,10 +291,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         /* 16 fp16 of K = 32 bytes along each swizzled row. */
                         const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
                         const uint64_t da = wgmma_desc_k_sw128(tile_a + h * 64 * 128 + k * 32);
-                        wgmma_m64nNk16_f32_f16_f16<BN_MAIN>(acc, da, db, 1);
-                        if constexpr (BN_REST > 0) /* B's last rows: 8-row groups, so 1024-aligned */
-                            wgmma_m64nNk16_f32_f16_f16<BN_REST>(
-                                acc + BN_MAIN / 2, da, wgmma_desc_k_sw128(tile_b + BN_MAIN * 128 + k * 32), 1);
+                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
                     }
                     wgmma_commit_group();
                 }
