@@ -191,6 +191,25 @@ for step in $STEPS; do
         for w in "${want[@]}"; do
             check "ptx $step has $w" "not found in $ptx" has "$ptx" "$w"
         done
+        # v7: each kernel issues one wgmma per k-step, of its tile's whole width
+        # (BK / 16 = 4 per k-tile; two, of 192 and 48 columns for 240, ran 1-6%
+        # slower): per matmul_kernel<BM, BN, T> entry, the count and any other n.
+        if [ "$n" -eq 7 ]; then
+            awk '/\.entry / { name = ""
+                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]E/) {
+                         s = $0; sub(/.*matmul_kernelILi/, "", s); split(s, f, "ELi")
+                         bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : ""); order[++k] = name } }
+                 name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
+                     cnt[name]++; if (s != bn) other[name] = s }
+                 END { for (i = 1; i <= k; i++) { x = order[i]
+                         if (cnt[x] != 4 || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
+                       print k " kernels" }' "$ptx" >"$tmp/wg"
+            if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then
+                bad "ptx $step: one wgmma of the tile's width per k-step in every kernel" "$(first "$tmp/wg")"
+            else
+                ok "ptx $step: one wgmma of the tile's width per k-step in every kernel ($(cat "$tmp/wg"))"
+            fi
+        fi
         if grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' "$ptx" >"$tmp/local"; then
             bad "ptx $step has no ld.local/st.local" "$(nlines "$tmp/local") uses, first: $(first "$tmp/local")"
         else
