@@ -110,7 +110,7 @@ V7_PLANS=(
     "V7_TILE=128x192:sk:A 600 3000 1000|tiles 128 x 192, pairs share A, 40 pairs of 16 k-tiles on 66 clusters, 40 stream-K"
     "V7_TILE=64x64:split3:A 200 500 2000|tiles 64 x 64, pairs share A, 16 pairs of 32 k-tiles on 48 clusters, 16 stream-K.*split-K"
     "V7_TILE=64x128:skw:A 1000 3000 500|tiles 64 x 128, pairs share A, 192 pairs of 8 k-tiles on [0-9]+ clusters, [1-9][0-9]* stream-K"
-    # Widths in steps of 16: two wgmma per k-step, the last columns in 16-column boxes,
+    # Widths in steps of 16: one wgmma of the whole width per k-step, the last columns in 16-column boxes,
     # N past the edge inside a box, in every decomposition.
     "V7_TILE=128x80:dp 1000 1000 1000|tiles 128 x 80, pairs share B, 52 pairs of 16 k-tiles on [0-9]+ clusters, 0 stream-K"
     "V7_TILE=128x96:sk 1000 1000 1000|tiles 128 x 96, pairs share B, 44 pairs of 16 k-tiles on [0-9]+ clusters, 44 stream-K"

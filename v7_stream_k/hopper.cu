@@ -98,8 +98,8 @@
 #define PARTIAL_FLOATS (64 * BN)
 /* BN columns are one wgmma instruction per k-step (n: any multiple of 8 up to
  * 256). Split in two (192 + 48 for 240, 128 + 16 for 144), the narrow second
- * one made the tile 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64 slices of
- * 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
+ * one made the tile 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64
+ * slices of 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
 #define C_BOX_BYTES (64 * 16 * 2)     /* a box of a slice's last BN % 64 columns: [64][16]
                                        * of C, not swizzled; of C^T, [16][64] (rows of C) */
 /* The workspace starts with the flags, each on a 128-byte line of its own:
