@@ -171,7 +171,7 @@ build/tools/calib_v7: build/tools/calib.o $(call step_objs,v7_stream_k)
 # shape and cluster count (tools/plan.c).
 build/tools/plan: tools/plan.c common/stream_k.h common/tile_order.h common/tmap.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) $< -o $@ -lm
 # The cost model's fit to calibration times (tools/fit.c).
 build/tools/fit: tools/fit.c common/stream_k.h common/tile_order.h
 	@mkdir -p $(@D)

@@ -27,6 +27,7 @@
 #ifndef COMMON_STREAM_K_H
 #define COMMON_STREAM_K_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -275,6 +276,7 @@ typedef struct {
     double flag;             /* ns per flag waited for                            */
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
+    double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */
@@ -302,7 +304,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000};
+    6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000, 8.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once: ranges run side by side at staggered k-tiles, so a range's operand
@@ -341,6 +343,18 @@ static inline double sk_share_a_cost(const sk_plan *s)
     return r > 1.0 ? r : 1.0;
 }
 
+/* A phase's time from its MMAs' time and its DRAM bytes' time: the longer,
+ * where one is far longer than the other; where they are close, more than
+ * either (the p-norm of the two, p = m->overlap): the DRAM stream and the
+ * MMAs it feeds do not overlap wholly. As a plain maximum, candidates whose
+ * DRAM time is the longer all cost the same, and the first of them was
+ * picked, whatever its MMAs cost. */
+static inline double sk_overlap(double mma, double dram, const sk_model *m)
+{
+    const double hi = mma > dram ? mma : dram, lo = mma > dram ? dram : mma;
+    return hi <= 0 ? 0 : hi * pow(1 + pow(lo / hi, m->overlap), 1 / m->overlap);
+}
+
 /* The modelled time of plan s, in ns: the whole pairs' waves, then the
  * stream-K or split-K pieces, each phase as long as its busiest cluster or
  * its DRAM bytes take, whichever is longer. */
@@ -355,8 +369,7 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
     const int waves = (whole + s->clusters - 1) / s->clusters;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
-    if (t_whole < d_whole)
-        t_whole = d_whole;
+    t_whole = sk_overlap(t_whole, d_whole, m);
     if (s->ways) { /* split-K: one piece each; write, wait for all, add 1/ways of each */
         t_split = (int)((kt + s->ways - 1) / s->ways) * tk + tp + 2 * part + s->ways * m->flag;
     } else if (s->sk_pairs) {
@@ -371,8 +384,7 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
         t_split = per * tk + pieces * tp + (1 + added) * (part + m->flag);
     }
     const double d_split = (once * s->sk_pairs + sk_reread_bytes(s, K, g, m)) / bw;
-    if (t_split < d_split)
-        t_split = d_split;
+    t_split = sk_overlap(t_split, d_split, m);
     return m->launch + (s->sk_pairs ? m->fixup : 0) + t_whole + t_split;
 }
 

@@ -67,6 +67,7 @@ static int params(sk_model *m, double **p, unsigned only)
     p[n++] = &m->flag;
     p[n++] = &m->dram_eff;
     p[n++] = &m->l2_eff;
+    p[n++] = &m->overlap;
     return n;
 }
 
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
                     *p[i] = keep * (dir > 0 ? 1 + step : 1 / (1 + step));
                     if (p[i] == &m.dram_eff && *p[i] > 1) *p[i] = 1;
                     if (p[i] == &m.l2_eff && *p[i] > 1) *p[i] = 1;
+                    if (p[i] == &m.overlap && *p[i] < 1) *p[i] = 1;
                     const double e = loss(&m);
                     if (e < best - 1e-12) {
                         best = e;
@@ -252,8 +254,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < SK_KINDS; k++) printf("%.1f%s", v[k], k + 1 < SK_KINDS ? ", " : "");
         printf("}, /* %s */\n", f ? "piece" : "k_tile");
     }
-    printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
-           m.dram_eff, m.l2_eff);
+    printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
+           m.dram_eff, m.l2_eff, m.overlap);
 
     picks(&m, 0, nfit, "fitted");
     if (nrows > nfit)
