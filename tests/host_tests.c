@@ -1135,6 +1135,22 @@ static void test_stream_k(void)
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3: %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
     s = sk_plan_make(3072, 3072, 3072, &h2, &sk_model_sm90, -1);
     EXPECT(s.bn == 192 && s.sk_pairs == 0, "3072^3 (H200): %d x %d, %d stream-K", s.bm, s.bn, s.sk_pairs);
+    /* A phase's MMA and DRAM times combine as a p-norm (sk_overlap): never
+     * less than the longer, at most 2^(1/p) times it, and a phase the DRAM
+     * bounds still costs more for more MMA time where that is at least half
+     * the DRAM time, so that candidates alike in DRAM bytes are told apart by
+     * their MMAs (96 x 15232 x 1072, H100: 96 x
+     * 128 tiles of C^T, 15.8 us, not 128 x 128 tiles of C, 19.1 us;
+     * plots/calib/model/). */
+    for (double lo = 0; lo <= 1000; lo += 125) {
+        const double t = sk_overlap(1000, lo, &sk_model_sm90), u = sk_overlap(lo, 1000, &sk_model_sm90);
+        EXPECT(t == u && t >= 1000 && t <= 1000 * pow(2, 1 / sk_model_sm90.overlap) * (1 + 1e-12),
+               "sk_overlap(1000, %.0f) = %.3f, (%.0f, 1000) = %.3f", lo, t, lo, u);
+        EXPECT(lo < 500 || sk_overlap(1000, lo, &sk_model_sm90) > sk_overlap(1000, lo - 125, &sk_model_sm90),
+               "sk_overlap(1000, %.0f) not above sk_overlap(1000, %.0f)", lo, lo - 125);
+    }
+    s = sk_plan_make(96, 15232, 1072, &h1, &sk_model_sm90, -1);
+    EXPECT(s.swap && s.bn == 96, "96x15232x1072: %d x %d%s", s.bm, s.bn, s.swap ? " of C^T" : "");
     /* Pairs sharing A where an odd number of block rows would leave a CTA past
      * C (plots/calib/share_a/, H100 / H200): 528 x 13184 x 2312, 5 rows of 128
      * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us (now tiles of C^T,
