@@ -185,6 +185,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
     __shared__ uint64_t turn[CONSUMERS]; /* ping-pong: turn[c] completes a phase when consumer c
                                           * has seen the last stage of a piece land */
+    /* STAGES leaves room for these barriers but does not count them: check. */
+    static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn <= SMEM_MAX,
+                  "the ring, the C slices and the barriers exceed 227 KB of shared memory");
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
