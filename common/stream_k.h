@@ -256,7 +256,7 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
  *
  * For each candidate (tile shape x decomposition, sk_cand), a modelled time
  * in ns: a fixed cost per launch, then the busiest cluster's time, or the
- * DRAM's where that is longer. A cluster's time adds, for each piece of work
+ * DRAM's where that is longer (in effect: sk_overlap). A cluster's time adds, for each piece of work
  * it does, a cost per k-tile of its tile shape (the MMAs of both CTAs and the
  * stream of stages feeding them) and a cost per piece (filling the ring,
  * draining the accumulators through the epilogue); and for split pairs the
@@ -366,7 +366,7 @@ static inline double sk_overlap(double mma, double dram, const sk_model *m)
 
 /* The modelled time of plan s, in ns: the whole pairs' waves, then the
  * stream-K or split-K pieces, each phase as long as its busiest cluster or
- * its DRAM bytes take, whichever is longer. */
+ * its DRAM bytes take, whichever is longer (sk_overlap). */
 static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
                                  const sk_model *m)
 {
