@@ -256,12 +256,12 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
  *
  * For each candidate (tile shape x decomposition, sk_cand), a modelled time
  * in ns: a fixed cost per launch, then the busiest cluster's time, or the
- * DRAM's where that is longer (in effect: sk_overlap). A cluster's time adds, for each piece of work
- * it does, a cost per k-tile of its tile shape (the MMAs of both CTAs and the
- * stream of stages feeding them) and a cost per piece (filling the ring,
- * draining the accumulators through the epilogue); and for split pairs the
- * fixup: fp32 partials written and read through L2 (per byte) and a wait
- * per flag. Where stream-K ranges run side by side at staggered k-tiles,
+ * DRAM's where that is longer (in effect: sk_overlap). A cluster's time
+ * adds, for each piece of work it does, a cost per k-tile of its tile shape
+ * (the MMAs of both CTAs and the stream of stages feeding them) and a cost
+ * per piece (filling the ring, draining the accumulators through the
+ * epilogue); and for split pairs the fixup: fp32 partials written and read
+ * through L2 (per byte) and a wait per flag. Where stream-K ranges run side by side at staggered k-tiles,
  * their operands are read from DRAM again unless L2 holds what the ranges
  * between them read (sk_reread_bytes).
  * The constants (sk_model_sm90) are fitted to v7's measured times of every
@@ -276,7 +276,7 @@ typedef struct {
     double flag;             /* ns per flag waited for                            */
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
-    double overlap;          /* p of the p-norm of a phase's MMA and DRAM times (sk_overlap) */
+    double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */

@@ -1139,9 +1139,8 @@ static void test_stream_k(void)
      * less than the longer, at most 2^(1/p) times it, and a phase the DRAM
      * bounds still costs more for more MMA time where that is at least half
      * the DRAM time, so that candidates alike in DRAM bytes are told apart by
-     * their MMAs (96 x 15232 x 1072, H100: 96 x
-     * 128 tiles of C^T, 15.8 us, not 128 x 128 tiles of C, 19.1 us;
-     * plots/calib/model/). */
+     * their MMAs (96 x 15232 x 1072, H100: 96 x 128 tiles of C^T, 15.8 us,
+     * not 128 x 128 tiles of C, 19.1 us; plots/calib/model/). */
     for (double lo = 0; lo <= 1000; lo += 125) {
         const double t = sk_overlap(1000, lo, &sk_model_sm90), u = sk_overlap(lo, 1000, &sk_model_sm90);
         EXPECT(t == u && t >= 1000 && t <= 1000 * pow(2, 1 / sk_model_sm90.overlap) * (1 + 1e-12),
