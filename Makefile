@@ -30,9 +30,12 @@ LDLIBS   := -lcublasLt -lcublas -lm
 
 # dispatch.c is built per step (it knows whether the step has a Blackwell kernel).
 COMMON_SRC := $(filter-out common/dispatch.c,$(wildcard common/*.c))
-COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
+# common/*.cu: the driver's own device code (the timing's queue hold).
+COMMON_CU  := $(wildcard common/*.cu)
+COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o) $(COMMON_CU:%.cu=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
-HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o,$(COMMON_OBJ))
+HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o \
+                   $(COMMON_CU:%.cu=build/%.o),$(COMMON_OBJ))
 
 .PHONY: all test test-gpu build-broken bench bench-awkward bench-random plot readme clean help ptx sass ncu diff plan bw-extra FORCE
 all: $(BINS)
@@ -148,6 +151,11 @@ build/common/driver.o: build/git_rev.txt
 build/common/%.o: common/%.c $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+# Not tied to one architecture: sm_90 code and PTX, which a newer GPU
+# (sm_100a's Blackwell kernels share the binary) compiles at load.
+build/common/%.o: common/%.cu $(COMMON_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 -O3 -gencode=arch=compute_90,code=[sm_90,compute_90] -Xcompiler -Wall,-Wextra -c $< -o $@
 
 build/tests/%.o: tests/%.c $(COMMON_HDR)
 	@mkdir -p $(@D)

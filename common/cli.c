@@ -15,7 +15,7 @@ void cli_usage(FILE *f, const char *prog)
             "                 best (fastest of cuBLASLt's heuristic candidates), both (default), or\n"
             "                 none (no cuBLAS: checked against fp64 on samples and itself only)\n"
             "  --reps N       timed runs of the step and of cuBLAS, interleaved (default 30; 0 = no timing)\n"
-            "  --warmup N     untimed runs of each first (default 5)\n"
+            "  --warmup N     untimed runs of each first (default 5), then more until 0.2 s have passed\n"
             "  --seed N       seed of the input data (default 1)\n"
             "  --csv FILE     append one result row to FILE (header written if FILE is new)\n"
             "  --energy E     on (default): after timing, each kernel alone for 1 s between two\n"

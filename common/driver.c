@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "dispatch.h"
 #include "gpuinfo.h"
+#include "hold.h"
 #include "verify.h"
 #include "waitlimit.h"
 #include <math.h>
@@ -19,6 +20,11 @@
 
 #define MAX_SETS 8          /* input copies rotated while timing, so small shapes miss in L2 */
 #define LT_RUNS 5           /* timed calls of each cuBLASLt candidate                       */
+#define HOLD_ROUNDS 32      /* timed rounds queued behind one hold (hold.h): a few hundred
+                               launches, far from filling the queue                         */
+#define HOLD_MAX_S 2.0      /* a hold lets go by itself after this long                      */
+#define WARM_S 0.2          /* warm-up rounds go on until this long has passed: a short
+                               problem's few rounds would leave the clocks where idle left them */
 #define ENERGY_BLOCK_S 1.0  /* length of each kernel's energy block: several updates of the
                                counter, short enough for three kernels per run              */
 #define ENERGY_MAX_RUNS 100000
@@ -36,6 +42,7 @@ typedef struct {
     lt_baseline lt;
     cudaStream_t stream;
     cudaEvent_t done; /* marks the end of the queued work a wait is for */
+    queue_hold hold;  /* timed calls are queued behind it, then run back to back */
     int nsets;
     f16 *dA[MAX_SETS], *dB[MAX_SETS], *dC, *dR; /* dC: the step's C, dR: a baseline's */
     f16 *hA, *hB, *hC, *hR;
@@ -223,8 +230,9 @@ static bool verify(ctx *x, bool exact)
 /* ---- cuBLASLt's algorithm for this shape ----------------------------------- */
 
 /* Times each of the heuristic's candidates (one warm-up call, then LT_RUNS
- * back to back, random data) and keeps the fastest: the heuristic's first
- * choice is not always the fastest for a given shape and GPU. */
+ * back to back behind a hold, random data) and keeps the fastest: the
+ * heuristic's first choice is not always the fastest for a given shape and
+ * GPU. */
 static void choose_lt_algo(ctx *x)
 {
     upload_inputs(x, false);
@@ -237,9 +245,11 @@ static void choose_lt_algo(ctx *x)
         x->lt.chosen = c;
         run_kernel(x, K_BEST, 0);
         await(x, K_BEST, 1, "cuBLASLt algorithm search, warm-up");
+        CUDA_CHECK(hold_begin(&x->hold, x->stream, HOLD_MAX_S));
         CUDA_CHECK(cudaEventRecord(e0, x->stream));
         for (int r = 0; r < LT_RUNS; r++) run_kernel(x, K_BEST, r % x->nsets);
         CUDA_CHECK(cudaEventRecord(e1, x->stream));
+        hold_release(&x->hold);
         const double limit = limit_s(x, LT_RUNS);
         if (!wait_event(x, e1, limit, NULL)) stuck(x, K_BEST, limit, "cuBLASLt algorithm search");
         float ms;
@@ -311,8 +321,10 @@ static energy measure_energy(ctx *x, int k, float ms)
 
 /* The step and the baselines in use take turns run by run, and which goes
  * first rotates, so all see the same clocks, temperature and power state.
- * The host samples clock and power while the GPU works through the queue.
- * Then each kernel's energy, alone. */
+ * The timed calls are queued behind a hold (hold.h) and run back to back, so
+ * a call shorter than its launch is timed on the GPU, not by the host's
+ * launch gaps. The host samples clock and power while the GPU works through
+ * the queue. Then each kernel's energy, alone. */
 static timing time_all(ctx *x)
 {
     const int reps = x->o.reps;
@@ -320,18 +332,24 @@ static timing time_all(ctx *x)
     for (int k = 0; k < NKERNELS; k++)
         if (x->use[k]) ks[nk++] = k;
     upload_inputs(x, false); /* random non-integer data: integer data draws less power */
-    for (int i = 0; i < x->o.warmup; i++)
+    /* --warmup rounds, each call awaited (a stuck kernel is named), then more,
+     * awaited a round at a time, until WARM_S has passed. */
+    const double w0 = now_s();
+    for (int i = 0; i < x->o.warmup || (x->o.warmup > 0 && now_s() - w0 < WARM_S); i++)
         for (int j = 0; j < nk; j++) {
             run_kernel(x, ks[j], i % x->nsets);
-            await(x, ks[j], 1, "warm-up run");
+            if (i < x->o.warmup || j == nk - 1) await(x, ks[j], i < x->o.warmup ? 1 : nk, "warm-up run");
         }
 
-    /* ev[0] starts the queue; ev[1 + nk i + j] ends the j-th call of run i,
-     * a call of kernel who[...]: each call lies between two adjacent events. */
-    const size_t nev = 1 + (size_t)nk * (size_t)reps;
+    /* Per hold of HOLD_ROUNDS rounds, an event that starts it, then one that
+     * ends each call: who[e] is the kernel of the call that ev[e] ends (-1: a
+     * start), and that call lies between ev[e - 1] and ev[e]. */
+    const int holds = (reps + HOLD_ROUNDS - 1) / HOLD_ROUNDS;
+    const size_t nev = (size_t)holds + (size_t)nk * (size_t)reps;
     cudaEvent_t *ev = malloc(sizeof(cudaEvent_t) * nev);
     int *who = malloc(sizeof(int) * nev);
     float *t[NKERNELS] = {0};
+    int got[NKERNELS] = {0};
     bool fed = ev && who;
     for (int j = 0; j < nk; j++) fed = (t[ks[j]] = malloc(sizeof(float) * (size_t)reps)) && fed;
     if (!fed) {
@@ -339,28 +357,47 @@ static timing time_all(ctx *x)
         exit(EXIT_FAILURE);
     }
     for (size_t i = 0; i < nev; i++) CUDA_CHECK(cudaEventCreate(&ev[i]));
-    CUDA_CHECK(cudaEventRecord(ev[0], x->stream));
-    who[0] = -1;
-    for (int i = 0; i < reps; i++)
-        for (int j = 0; j < nk; j++) {
-            const size_t e = 1 + (size_t)nk * (size_t)i + (size_t)j;
-            who[e] = ks[(i + j) % nk];
-            run_kernel(x, who[e], i % x->nsets);
-            CUDA_CHECK(cudaEventRecord(ev[e], x->stream));
+    bool expired = false;
+    size_t e = 0;
+    for (int i0 = 0; i0 < reps; i0 += HOLD_ROUNDS) {
+        CUDA_CHECK(hold_begin(&x->hold, x->stream, HOLD_MAX_S));
+        who[e] = -1;
+        CUDA_CHECK(cudaEventRecord(ev[e++], x->stream));
+        for (int i = i0; i < reps && i < i0 + HOLD_ROUNDS; i++)
+            for (int j = 0; j < nk; j++) {
+                who[e] = ks[(i + j) % nk];
+                run_kernel(x, who[e], i % x->nsets);
+                CUDA_CHECK(cudaEventRecord(ev[e++], x->stream));
+            }
+        hold_release(&x->hold);
+        if (i0 + HOLD_ROUNDS < reps) { /* the next hold reuses the flags: this one must be done */
+            CUDA_CHECK(cudaEventRecord(x->done, x->stream));
+            const double limit = limit_s(x, (double)HOLD_ROUNDS * nk);
+            if (!wait_event(x, x->done, limit, NULL)) {
+                size_t u = 0;
+                while (u < e - 1 && (who[u] < 0 || cudaEventQuery(ev[u]) == cudaSuccess)) u++;
+                stuck(x, who[u], limit, "timed runs");
+            }
+            expired = expired || hold_expired(&x->hold);
         }
+    }
     static samples smp;
     memset(&smp, 0, sizeof smp);
-    const double limit = limit_s(x, (double)reps * nk);
+    const double limit = limit_s(x, (double)HOLD_ROUNDS * nk);
     if (!wait_event(x, ev[nev - 1], limit, &smp)) {
-        /* The first unfinished event ends the call that never finished. */
-        size_t e = 1;
-        while (e < nev - 1 && cudaEventQuery(ev[e]) == cudaSuccess) e++;
-        stuck(x, who[e], limit, "timed runs");
+        /* The first unfinished call is the one that never finished. */
+        size_t u = 0;
+        while (u < nev - 1 && (who[u] < 0 || cudaEventQuery(ev[u]) == cudaSuccess)) u++;
+        stuck(x, who[u], limit, "timed runs");
     }
+    expired = expired || hold_expired(&x->hold);
+    if (expired)
+        printf("note     the host took over %.0f s to queue %d rounds: some timed calls started "
+               "as launched, launch gaps may lie in their times\n", HOLD_MAX_S, HOLD_ROUNDS);
     timing r;
     memset(&r, 0, sizeof r);
-    for (size_t e = 1; e < nev; e++)
-        CUDA_CHECK(cudaEventElapsedTime(&t[who[e]][(e - 1) / (size_t)nk], ev[e - 1], ev[e]));
+    for (size_t u = 1; u < nev; u++)
+        if (who[u] >= 0) CUDA_CHECK(cudaEventElapsedTime(&t[who[u]][got[who[u]]++], ev[u - 1], ev[u]));
     for (size_t i = 0; i < nev; i++) CUDA_CHECK(cudaEventDestroy(ev[i]));
     for (int j = 0; j < nk; j++) r.ms[ks[j]] = median(t[ks[j]], reps);
     if (smp.nclk == 0) gpu_sample(&x->g, &r.sm_mhz, &r.power_w); /* queue drained too fast */
@@ -533,6 +570,7 @@ int driver_main(int argc, char **argv, const char *step, matmul_fn fn)
     CUDA_CHECK(cudaMalloc((void **)&x.dR, elems(M, N) * sizeof(f16)));
     CUDA_CHECK(cudaStreamCreate(&x.stream));
     CUDA_CHECK(cudaEventCreateWithFlags(&x.done, cudaEventDisableTiming));
+    CUDA_CHECK(hold_open(&x.hold));
     if (x.use[K_DEFAULT]) {
         CUBLAS_CHECK(cublasCreate(&x.cublas));
         CUBLAS_CHECK(cublasSetStream(x.cublas, x.stream));
@@ -571,6 +609,7 @@ int driver_main(int argc, char **argv, const char *step, matmul_fn fn)
     if (x.lt.ws) CUDA_CHECK(cudaFree(x.lt.ws));
     lt_baseline_destroy(&x.lt);
     if (x.cublas) CUBLAS_CHECK(cublasDestroy(x.cublas));
+    CUDA_CHECK(hold_close(&x.hold));
     CUDA_CHECK(cudaEventDestroy(x.done));
     CUDA_CHECK(cudaStreamDestroy(x.stream));
     for (int s = 0; s < x.nsets; s++) {

@@ -18,6 +18,7 @@
 #include "../common/check.h"
 #include "../common/verify.h"
 #include "../common/stream_k.h"
+#include "../common/hold.h"
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #define REPS 15
 #define MAX_SETS 8
 #define MAX_CANDS 512
+#define HOLD_CALLS 64 /* calls queued behind one hold (hold.h), at least a round */
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -67,41 +69,53 @@ static void set_cand(const char *cand)
 }
 
 /* Times the n candidates of one shape, interleaved (one call of each per
- * round, the order rotating, all queued back to back with an event between
- * calls, as the driver times) so that all see the same clocks and power
- * state; prints one line each. A candidate v7 refuses (it does not apply to
- * the shape) returns before any launch and leaves no CUDA error. */
+ * round, the order rotating, queued behind a hold and run back to back with
+ * an event between calls, as the driver times) so that all see the same
+ * clocks and power state; prints one line each. A candidate v7 refuses (it
+ * does not apply to the shape) returns before any launch and leaves no CUDA
+ * error. */
 static void time_cands(problem *p, char **cands, int n)
 {
     static bool ok[MAX_CANDS];
-    static int who[MAX_CANDS * REPS];
+    static int who[MAX_CANDS * REPS + REPS]; /* the candidate whose call ev[i] ends; -1: a hold's start */
     static float ms[MAX_CANDS][REPS];
-    static cudaEvent_t ev[MAX_CANDS * REPS + 1];
+    static cudaEvent_t ev[MAX_CANDS * REPS + REPS];
     static int have;
-    for (; have < n * REPS + 1; have++) CUDA_CHECK(cudaEventCreate(&ev[have]));
+    static queue_hold hold;
+    if (!hold.flags) CUDA_CHECK(hold_open(&hold));
+    for (; have < n * REPS + REPS; have++) CUDA_CHECK(cudaEventCreate(&ev[have]));
     for (int c = 0; c < n; c++) {
         set_cand(cands[c]);
         ok[c] = matmul(p->A[0], p->B[0], p->C, p->M, p->N, p->K, p->stream) == cudaSuccess;
         for (int i = 1; ok[c] && i < WARMUP; i++)
             CUDA_CHECK(matmul(p->A[i % p->nsets], p->B[i % p->nsets], p->C, p->M, p->N, p->K, p->stream));
     }
+    const int per_hold = n < HOLD_CALLS ? HOLD_CALLS / n : 1; /* rounds */
     int e = 0;
-    CUDA_CHECK(cudaEventRecord(ev[0], p->stream));
-    for (int r = 0; r < REPS; r++)
-        for (int j = 0; j < n; j++) {
-            const int c = (r + j) % n;
-            if (!ok[c]) continue;
-            set_cand(cands[c]);
-            CUDA_CHECK(matmul(p->A[r % p->nsets], p->B[r % p->nsets], p->C, p->M, p->N, p->K, p->stream));
-            who[e++] = c;
-            CUDA_CHECK(cudaEventRecord(ev[e], p->stream));
-        }
-    CUDA_CHECK(cudaEventSynchronize(ev[e]));
-    int got[MAX_CANDS] = {0};
-    for (int i = 0; i < e; i++) {
-        const int c = who[i];
-        CUDA_CHECK(cudaEventElapsedTime(&ms[c][got[c]++], ev[i], ev[i + 1]));
+    bool expired = false;
+    for (int r0 = 0; r0 < REPS; r0 += per_hold) {
+        CUDA_CHECK(cudaStreamSynchronize(p->stream)); /* the last hold is done with the flags */
+        expired = expired || (r0 > 0 && hold_expired(&hold));
+        CUDA_CHECK(hold_begin(&hold, p->stream, 2.0));
+        who[e] = -1;
+        CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
+        for (int r = r0; r < REPS && r < r0 + per_hold; r++)
+            for (int j = 0; j < n; j++) {
+                const int c = (r + j) % n;
+                if (!ok[c]) continue;
+                set_cand(cands[c]);
+                CUDA_CHECK(matmul(p->A[r % p->nsets], p->B[r % p->nsets], p->C, p->M, p->N, p->K, p->stream));
+                who[e] = c;
+                CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
+            }
+        hold_release(&hold);
     }
+    CUDA_CHECK(cudaStreamSynchronize(p->stream));
+    if (expired || hold_expired(&hold))
+        fprintf(stderr, "calib: note: a hold let go before its calls were queued: launch gaps may lie in the times\n");
+    int got[MAX_CANDS] = {0};
+    for (int i = 1; i < e; i++)
+        if (who[i] >= 0) CUDA_CHECK(cudaEventElapsedTime(&ms[who[i]][got[who[i]]++], ev[i - 1], ev[i]));
     for (int c = 0; c < n; c++) {
         if (!ok[c]) {
             printf("%d,%d,%d,%s,,n/a\n", p->M, p->N, p->K, cands[c]);
