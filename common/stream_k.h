@@ -442,33 +442,66 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
         }
 }
 
+/* Candidates the model prices alike: within SK_TIE of the least modelled
+ * time. Most such ties are plans the DRAM bounds that differ only in which
+ * operand a pair multicasts, or in tiling C or C^T: every operand is read
+ * once either way. Among them the pick multicasts the larger operand (A
+ * where M > N, else B), then has it as the kernel's B (sk_tie_pref): the one
+ * streamed from DRAM, which a pair then asks L2 for half as often. On the
+ * H100's recorded calibration sets this moved the picks from 0.937 / 0.960 /
+ * 0.932 / 0.939 of the fastest candidate to ... (plots/NOTES.md). */
+#ifndef SK_TIE
+#define SK_TIE 1e-9
+#endif
+static inline int sk_tie_pref(const sk_plan *s, int M, int N)
+{
+    const int a_larger = M > N;
+    const int shares_a = s->share_b == s->swap; /* the kernel's B is A when swapped */
+    return (shares_a == a_larger);
+}
+
 typedef struct {
     int M, N, K;
     const sk_gpu *g;
     const sk_model *m;
-    double best_ns;
+    double least_ns; /* the first pass: the least modelled time */
+    int best_pref;   /* the second: the best sk_tie_pref among the tied */
     sk_plan best;
 } sk_choice;
 
-static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
+static inline void sk_least(sk_cand c, const sk_plan *s, void *arg)
 {
     sk_choice *ch = (sk_choice *)arg;
     const double t = sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m);
     (void)c;
-    if (t < ch->best_ns) { /* ties: the first candidate, the larger tile */
-        ch->best_ns = t;
+    if (t < ch->least_ns)
+        ch->least_ns = t;
+}
+
+static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
+{
+    sk_choice *ch = (sk_choice *)arg;
+    (void)c;
+    if (sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m) > ch->least_ns * (1 + SK_TIE))
+        return;
+    const int pref = sk_tie_pref(s, ch->M, ch->N);
+    if (pref > ch->best_pref) { /* equal: the first candidate, the larger tile */
+        ch->best_pref = pref;
         ch->best = *s;
     }
 }
 
 /* The plan for an M x N x K problem: the candidate of least modelled time
- * (of tile shape `kind` only, when kind >= 0: V7_TILE). */
+ * (of tile shape `kind` only, when kind >= 0: V7_TILE), ties broken by
+ * sk_tie_pref. */
 static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const sk_model *m, int kind)
 {
     sk_choice ch;
     memset(&ch, 0, sizeof ch);
     ch.M = M, ch.N = N, ch.K = K, ch.g = g, ch.m = m;
-    ch.best_ns = 1e300;
+    ch.least_ns = 1e300;
+    ch.best_pref = -1;
+    sk_each_cand(M, N, K, g, kind, sk_least, &ch);
     sk_each_cand(M, N, K, g, kind, sk_consider, &ch);
     return ch.best;
 }

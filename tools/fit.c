@@ -76,6 +76,37 @@ static int params(sk_model *m, double **p, unsigned only)
 static int before;
 static int unswapped; /* --unswapped: the old picks are among tiles of C alone */
 
+/* May row r be picked: among all tile shapes (old = 0; sk_tile_fits), or
+ * among those of --before (old = 1)? */
+static int eligible(int r, int old)
+{
+    const int k = rows[r].plan.kind, sw = rows[r].plan.swap; /* fit on C^T's rows and columns */
+    const int rm = sw ? rows[r].N : rows[r].M, rn = sw ? rows[r].M : rows[r].N;
+    if (old)
+        return k < before && !(unswapped && sw) && sk_tile_fits_among(k, rm, rn, before);
+    return sk_tile_fits(k, rm, rn);
+}
+
+/* The model's pick among rows i .. j - 1 that are eligible, as sk_plan_make
+ * picks: the least modelled time, ties broken by sk_tie_pref. -1: none. */
+static int pick_among(const sk_model *m, int i, int j, int old)
+{
+    double least = 1e300;
+    for (int r = i; r < j; r++) {
+        const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
+        if (eligible(r, old) && t < least) least = t;
+    }
+    int pick = -1, pref = -1;
+    for (int r = i; r < j; r++) {
+        if (!eligible(r, old) ||
+            sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m) > least * (1 + SK_TIE))
+            continue;
+        const int p = sk_tie_pref(&rows[r].plan, rows[r].M, rows[r].N);
+        if (p > pref) pref = p, pick = r;
+    }
+    return pick;
+}
+
 /* Per shape (rows from .. to - 1, grouped by shape and GPU): the model's
  * pick among the measured candidates, and the fastest. */
 static void picks(const sk_model *m, int from, int to, const char *label)
@@ -88,19 +119,11 @@ static void picks(const sk_model *m, int from, int to, const char *label)
                rows[j].g == rows[i].g)
             j++;
         if (j - i >= 2) {
-            int pick = i, fast = i, old = -1;
-            double pt = 1e300, ot = 1e300;
-            for (int r = i; r < j; r++) {
-                const int k = rows[r].plan.kind;
-                const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
-                const int sw = rows[r].plan.swap; /* fit on C^T's rows and columns */
-                const int rm = sw ? rows[r].N : rows[r].M, rn = sw ? rows[r].M : rows[r].N;
-                if (k < before && !(unswapped && sw) && sk_tile_fits_among(k, rm, rn, before) && t < ot)
-                    ot = t, old = r;
-                if (!sk_tile_fits(k, rm, rn)) continue; /* never picked */
-                if (t < pt) pt = t, pick = r;
-                if (rows[r].ms < rows[fast].ms) fast = r;
-            }
+            int pick = pick_among(m, i, j, 0), fast = i;
+            const int old = before ? pick_among(m, i, j, 1) : -1;
+            if (pick < 0) pick = i;
+            for (int r = i; r < j; r++)
+                if (eligible(r, 0) && rows[r].ms < rows[fast].ms) fast = r;
             if (old >= 0) {
                 gained += log(rows[old].ms / rows[pick].ms);
                 changed += old != pick;
