@@ -30,7 +30,7 @@
 #define REPS 15
 #define MAX_SETS 8
 #define MAX_CANDS 512
-#define HOLD_CALLS 64 /* calls queued behind one hold (hold.h), at least a round */
+#define HOLD_CALLS 64 /* calls queued behind one hold (hold.h) */
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -77,39 +77,41 @@ static void set_cand(const char *cand)
 static void time_cands(problem *p, char **cands, int n)
 {
     static bool ok[MAX_CANDS];
-    static int who[MAX_CANDS * REPS + REPS]; /* the candidate whose call ev[i] ends; -1: a hold's start */
+    static int who[2 * MAX_CANDS * REPS]; /* the candidate whose call ev[i] ends; -1: a hold's start */
     static float ms[MAX_CANDS][REPS];
-    static cudaEvent_t ev[MAX_CANDS * REPS + REPS];
+    static cudaEvent_t ev[2 * MAX_CANDS * REPS];
     static int have;
     static queue_hold hold;
     if (!hold.flags) CUDA_CHECK(hold_open(&hold));
-    for (; have < n * REPS + REPS; have++) CUDA_CHECK(cudaEventCreate(&ev[have]));
+    for (; have < 2 * n * REPS; have++) CUDA_CHECK(cudaEventCreate(&ev[have]));
     for (int c = 0; c < n; c++) {
         set_cand(cands[c]);
         ok[c] = matmul(p->A[0], p->B[0], p->C, p->M, p->N, p->K, p->stream) == cudaSuccess;
         for (int i = 1; ok[c] && i < WARMUP; i++)
             CUDA_CHECK(matmul(p->A[i % p->nsets], p->B[i % p->nsets], p->C, p->M, p->N, p->K, p->stream));
     }
-    const int per_hold = n < HOLD_CALLS ? HOLD_CALLS / n : 1; /* rounds */
-    int e = 0;
+    int e = 0, held = HOLD_CALLS; /* calls queued behind the current hold */
     bool expired = false;
-    for (int r0 = 0; r0 < REPS; r0 += per_hold) {
-        CUDA_CHECK(cudaStreamSynchronize(p->stream)); /* the last hold is done with the flags */
-        expired = expired || (r0 > 0 && hold_expired(&hold));
-        CUDA_CHECK(hold_begin(&hold, p->stream, 2.0));
-        who[e] = -1;
-        CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
-        for (int r = r0; r < REPS && r < r0 + per_hold; r++)
-            for (int j = 0; j < n; j++) {
-                const int c = (r + j) % n;
-                if (!ok[c]) continue;
-                set_cand(cands[c]);
-                CUDA_CHECK(matmul(p->A[r % p->nsets], p->B[r % p->nsets], p->C, p->M, p->N, p->K, p->stream));
-                who[e] = c;
+    for (int r = 0; r < REPS; r++)
+        for (int j = 0; j < n; j++) {
+            const int c = (r + j) % n;
+            if (!ok[c]) continue;
+            if (held == HOLD_CALLS) { /* a new hold, once the last is done with the flags */
+                if (e > 0) hold_release(&hold);
+                CUDA_CHECK(cudaStreamSynchronize(p->stream));
+                expired = expired || (e > 0 && hold_expired(&hold));
+                CUDA_CHECK(hold_begin(&hold, p->stream, 2.0));
+                who[e] = -1;
                 CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
+                held = 0;
             }
-        hold_release(&hold);
-    }
+            set_cand(cands[c]);
+            CUDA_CHECK(matmul(p->A[r % p->nsets], p->B[r % p->nsets], p->C, p->M, p->N, p->K, p->stream));
+            who[e] = c;
+            CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
+            held++;
+        }
+    if (e > 0) hold_release(&hold);
     CUDA_CHECK(cudaStreamSynchronize(p->stream));
     if (expired || hold_expired(&hold))
         fprintf(stderr, "calib: note: a hold let go before its calls were queued: launch gaps may lie in the times\n");
