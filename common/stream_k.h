@@ -443,21 +443,27 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
 }
 
 /* Candidates the model prices alike: within SK_TIE of the least modelled
- * time. Most such ties are plans the DRAM bounds that differ only in which
- * operand a pair multicasts, or in tiling C or C^T: every operand is read
- * once either way. Among them the pick multicasts the larger operand (A
- * where M > N, else B), then has it as the kernel's B (sk_tie_pref): the one
+ * time (in effect equal: only rounding apart). Most such ties are plans
+ * that differ in which operand a pair multicasts, in tiling C or C^T, or in
+ * how many pairs stick out past C's edge within the same wave: the model
+ * charges waves, and every plan reads each operand once. Among them the pick
+ * has the fewest pairs (the least padding: fewer CTAs, fewer bytes through
+ * L2), then multicasts the larger operand (A where M > N, else B): the one
  * streamed from DRAM, which a pair then asks L2 for half as often. On the
- * H100's recorded calibration sets this moved the picks from 0.937 / 0.960 /
- * 0.932 / 0.939 of the fastest candidate to ... (plots/NOTES.md). */
+ * recorded calibration sets (plots/NOTES.md) the picks went from 0.937 /
+ * 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957 (H200) of
+ * the fastest candidate to 0.958 / 0.961 / 0.953 / 0.956 and 0.959 / 0.964 /
+ * 0.980 / 0.964. */
 #ifndef SK_TIE
 #define SK_TIE 1e-9
 #endif
-static inline int sk_tie_pref(const sk_plan *s, int M, int N)
+static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N)
 {
-    const int a_larger = M > N;
-    const int shares_a = s->share_b == s->swap; /* the kernel's B is A when swapped */
-    return (shares_a == a_larger);
+    if (a->pairs != b->pairs)
+        return a->pairs < b->pairs;
+    const int a_larger = M > N; /* the kernel's B is A when swapped: */
+    const int a_shares = (a->share_b == a->swap) == a_larger, b_shares = (b->share_b == b->swap) == a_larger;
+    return a_shares > b_shares;
 }
 
 typedef struct {
@@ -465,7 +471,7 @@ typedef struct {
     const sk_gpu *g;
     const sk_model *m;
     double least_ns; /* the first pass: the least modelled time */
-    int best_pref;   /* the second: the best sk_tie_pref among the tied */
+    int found;       /* the second: a tied candidate taken */
     sk_plan best;
 } sk_choice;
 
@@ -484,23 +490,21 @@ static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
     (void)c;
     if (sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m) > ch->least_ns * (1 + SK_TIE))
         return;
-    const int pref = sk_tie_pref(s, ch->M, ch->N);
-    if (pref > ch->best_pref) { /* equal: the first candidate, the larger tile */
-        ch->best_pref = pref;
+    if (!ch->found || sk_tie_better(s, &ch->best, ch->M, ch->N)) { /* else the first: the larger tile */
+        ch->found = 1;
         ch->best = *s;
     }
 }
 
 /* The plan for an M x N x K problem: the candidate of least modelled time
  * (of tile shape `kind` only, when kind >= 0: V7_TILE), ties broken by
- * sk_tie_pref. */
+ * sk_tie_better. */
 static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const sk_model *m, int kind)
 {
     sk_choice ch;
     memset(&ch, 0, sizeof ch);
     ch.M = M, ch.N = N, ch.K = K, ch.g = g, ch.m = m;
     ch.least_ns = 1e300;
-    ch.best_pref = -1;
     sk_each_cand(M, N, K, g, kind, sk_least, &ch);
     sk_each_cand(M, N, K, g, kind, sk_consider, &ch);
     return ch.best;

@@ -88,7 +88,7 @@ static int eligible(int r, int old)
 }
 
 /* The model's pick among rows i .. j - 1 that are eligible, as sk_plan_make
- * picks: the least modelled time, ties broken by sk_tie_pref. -1: none. */
+ * picks: the least modelled time, ties broken by sk_tie_better. -1: none. */
 static int pick_among(const sk_model *m, int i, int j, int old)
 {
     double least = 1e300;
@@ -96,13 +96,12 @@ static int pick_among(const sk_model *m, int i, int j, int old)
         const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
         if (eligible(r, old) && t < least) least = t;
     }
-    int pick = -1, pref = -1;
+    int pick = -1;
     for (int r = i; r < j; r++) {
         if (!eligible(r, old) ||
             sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m) > least * (1 + SK_TIE))
             continue;
-        const int p = sk_tie_pref(&rows[r].plan, rows[r].M, rows[r].N);
-        if (p > pref) pref = p, pick = r;
+        if (pick < 0 || sk_tie_better(&rows[r].plan, &rows[pick].plan, rows[r].M, rows[r].N)) pick = r;
     }
     return pick;
 }
