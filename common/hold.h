@@ -5,7 +5,9 @@
  * start as soon as it is queued: the GPU drains the queue, waits for the next
  * launch, and the events around each call time the host's launch gaps, not
  * the kernel. Queued behind a hold, the calls run back to back once the host
- * lets go, and the events between them measure the GPU alone. */
+ * lets go, and the events between them measure the GPU alone. Under a tool
+ * that runs each launch to its end before the next (ncu, make ncu) the hold
+ * waits out its limit: max_s per hold, and the driver's note says so. */
 #ifndef COMMON_HOLD_H
 #define COMMON_HOLD_H
 
