@@ -319,6 +319,16 @@ static energy measure_energy(ctx *x, int k, float ms)
     return e;
 }
 
+/* The kernel of the first call among ev[0 .. n - 1] that has not finished
+ * (who[e]: the kernel of the call ev[e] ends, -1 for a hold's start): the
+ * one that never finished. */
+static int never_done(cudaEvent_t *ev, const int *who, size_t n)
+{
+    size_t u = 0;
+    while (u < n - 1 && (who[u] < 0 || cudaEventQuery(ev[u]) == cudaSuccess)) u++;
+    return who[u];
+}
+
 /* The step and the baselines in use take turns run by run, and which goes
  * first rotates, so all see the same clocks, temperature and power state.
  * The timed calls are queued behind a hold (hold.h) and run back to back, so
@@ -373,23 +383,14 @@ static timing time_all(ctx *x)
         if (i0 + HOLD_ROUNDS < reps) { /* the next hold reuses the flags: this one must be done */
             CUDA_CHECK(cudaEventRecord(x->done, x->stream));
             const double limit = limit_s(x, (double)HOLD_ROUNDS * nk);
-            if (!wait_event(x, x->done, limit, NULL)) {
-                size_t u = 0;
-                while (u < e - 1 && (who[u] < 0 || cudaEventQuery(ev[u]) == cudaSuccess)) u++;
-                stuck(x, who[u], limit, "timed runs");
-            }
+            if (!wait_event(x, x->done, limit, NULL)) stuck(x, never_done(ev, who, e), limit, "timed runs");
             expired = expired || hold_expired(&x->hold);
         }
     }
     static samples smp;
     memset(&smp, 0, sizeof smp);
     const double limit = limit_s(x, (double)HOLD_ROUNDS * nk);
-    if (!wait_event(x, ev[nev - 1], limit, &smp)) {
-        /* The first unfinished call is the one that never finished. */
-        size_t u = 0;
-        while (u < nev - 1 && (who[u] < 0 || cudaEventQuery(ev[u]) == cudaSuccess)) u++;
-        stuck(x, who[u], limit, "timed runs");
-    }
+    if (!wait_event(x, ev[nev - 1], limit, &smp)) stuck(x, never_done(ev, who, nev), limit, "timed runs");
     expired = expired || hold_expired(&x->hold);
     if (expired)
         printf("note     the host took over %.0f s to queue %d rounds: some timed calls started "

@@ -454,9 +454,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
  * 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957 (H200) of
  * the fastest candidate to 0.958 / 0.961 / 0.953 / 0.956 and 0.959 / 0.964 /
  * 0.980 / 0.964. */
-#ifndef SK_TIE
 #define SK_TIE 1e-9
-#endif
 static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N)
 {
     if (a->pairs != b->pairs)
@@ -466,32 +464,30 @@ static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N
     return a_shares > b_shares;
 }
 
+/* Is a candidate of modelled time t better than the best so far, of time
+ * best_t: less time, or tied (SK_TIE) and sk_tie_better? */
+static inline int sk_better(double t, const sk_plan *s, double best_t, const sk_plan *best, int M, int N)
+{
+    if (t < best_t * (1 - SK_TIE))
+        return 1;
+    return t <= best_t * (1 + SK_TIE) && sk_tie_better(s, best, M, N);
+}
+
 typedef struct {
     int M, N, K;
     const sk_gpu *g;
     const sk_model *m;
-    double least_ns; /* the first pass: the least modelled time */
-    int found;       /* the second: a tied candidate taken */
+    double best_ns;
     sk_plan best;
 } sk_choice;
-
-static inline void sk_least(sk_cand c, const sk_plan *s, void *arg)
-{
-    sk_choice *ch = (sk_choice *)arg;
-    const double t = sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m);
-    (void)c;
-    if (t < ch->least_ns)
-        ch->least_ns = t;
-}
 
 static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
 {
     sk_choice *ch = (sk_choice *)arg;
+    const double t = sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m);
     (void)c;
-    if (sk_model_ns(s, ch->M, ch->N, ch->K, ch->g, ch->m) > ch->least_ns * (1 + SK_TIE))
-        return;
-    if (!ch->found || sk_tie_better(s, &ch->best, ch->M, ch->N)) { /* else the first: the larger tile */
-        ch->found = 1;
+    if (sk_better(t, s, ch->best_ns, &ch->best, ch->M, ch->N)) { /* else the first: the larger tile */
+        ch->best_ns = t < ch->best_ns ? t : ch->best_ns;
         ch->best = *s;
     }
 }
@@ -504,8 +500,7 @@ static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const s
     sk_choice ch;
     memset(&ch, 0, sizeof ch);
     ch.M = M, ch.N = N, ch.K = K, ch.g = g, ch.m = m;
-    ch.least_ns = 1e300;
-    sk_each_cand(M, N, K, g, kind, sk_least, &ch);
+    ch.best_ns = 1e300;
     sk_each_cand(M, N, K, g, kind, sk_consider, &ch);
     return ch.best;
 }

@@ -88,20 +88,17 @@ static int eligible(int r, int old)
 }
 
 /* The model's pick among rows i .. j - 1 that are eligible, as sk_plan_make
- * picks: the least modelled time, ties broken by sk_tie_better. -1: none. */
+ * picks (sk_better). -1: none. */
 static int pick_among(const sk_model *m, int i, int j, int old)
 {
-    double least = 1e300;
+    int pick = -1;
+    double pt = 1e300;
     for (int r = i; r < j; r++) {
         const double t = sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m);
-        if (eligible(r, old) && t < least) least = t;
-    }
-    int pick = -1;
-    for (int r = i; r < j; r++) {
-        if (!eligible(r, old) ||
-            sk_model_ns(&rows[r].plan, rows[r].M, rows[r].N, rows[r].K, rows[r].g, m) > least * (1 + SK_TIE))
-            continue;
-        if (pick < 0 || sk_tie_better(&rows[r].plan, &rows[pick].plan, rows[r].M, rows[r].N)) pick = r;
+        if (eligible(r, old) && (pick < 0 || sk_better(t, &rows[r].plan, pt, &rows[pick].plan, rows[r].M, rows[r].N))) {
+            pt = t < pt ? t : pt;
+            pick = r;
+        }
     }
     return pick;
 }
