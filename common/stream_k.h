@@ -545,11 +545,33 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
     return w;
 }
 
-/* The i-th piece of work of cluster p (i = 0, 1, ..): its whole pairs, then
- * its stream-K pieces (split-K: its one piece); pair = -1 when it has no
- * more. The whole plan is fixed before the launch: every role of every CTA
- * works it out alike, and the work per cluster is equal by construction, so
- * no claims are made. */
+/* Are the plan's whole pairs claimed at run time? Where there are more than
+ * clusters: each cluster's first is its own index, the rest go to whichever
+ * cluster asks first (v6's scheduler, kept in v7). Clusters do not run at one
+ * speed: dealt out before the launch, many waves of pairs left the last
+ * cluster to finish 4-8% of the run after the mean one (H100,
+ * plots/NOTES.md). The stream-K pieces are always dealt out: an owner waits
+ * for the contributors the plan names. Not for 64-row tiles: their two
+ * consumers take turns on pieces, and each steps over the other's by the
+ * plan (their registers had no room for more). */
+static inline SK_HD int sk_claims(const sk_plan *s)
+{
+    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > s->clusters;
+}
+
+/* How many whole pairs the plan deals out to cluster p (round robin). */
+static inline SK_HD int sk_whole_of(const sk_plan *s, int p)
+{
+    const int whole = s->ways ? 0 : s->pairs - s->sk_pairs;
+    return p < whole ? (whole - p + s->clusters - 1) / s->clusters : 0;
+}
+
+/* The i-th piece of work of cluster p (i = 0, 1, ..) as the plan deals it
+ * out: its whole pairs, round robin, then its stream-K pieces (split-K: its
+ * one piece); pair = -1 when it has no more. Every role of every CTA works
+ * it out alike. Where sk_claims, the kernel claims the whole pairs instead
+ * and takes only the stream-K pieces from here (sk_piece); the deal is what
+ * the cost model prices (the claims only even out the clusters' speeds). */
 static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
 {
     if (s->ways) { /* piece l of pair u: k-tiles l k / ways .. (l + 1) k / ways - 1 */
@@ -558,8 +580,7 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
                            (int)((int64_t)(l + 1) * s->k_tiles / s->ways)};
         return w;
     }
-    const int whole = s->pairs - s->sk_pairs;
-    const int mine = p < whole ? (whole - p + s->clusters - 1) / s->clusters : 0;
+    const int mine = sk_whole_of(s, p);
     if (i < mine) {
         const sk_work w = {p + i * s->clusters, 0, s->k_tiles};
         return w;

@@ -964,6 +964,29 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
     for (size_t i = 0; i < units && !cur_failed; i++)
         EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
                i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
+    /* Claims (sk_claims: more than a wave of whole pairs, 128-row tiles, no
+     * split-K). The kernel's walk: cluster p's own pair p first, the pairs
+     * from the clusters' count on to whoever claims them, then what the
+     * scheduler hands on, sk_work_of(p, sk_whole_of(p) + n): that must be
+     * exactly the deal's stream-K pieces (sk_piece), so the claims change who
+     * runs a whole pair and nothing else. */
+    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > s.clusters), "%dx%dx%d: sk_claims %d "
+           "(%d whole pairs, %d clusters, %d rows)", M, N, K, sk_claims(&s), whole, s.clusters, s.bm);
+    int dealt = 0;
+    for (int p = 0; p < s.clusters && !cur_failed; p++) {
+        const int mine = sk_whole_of(&s, p);
+        dealt += mine;
+        EXPECT(!sk_claims(&s) || (mine >= 1 && sk_work_of(&s, p, 0).pair == p), "%dx%dx%d cluster %d: "
+               "%d whole pairs dealt, first %d", M, N, K, p, mine, sk_work_of(&s, p, 0).pair);
+        for (int n = 0; !s.ways && !cur_failed; n++) {
+            const sk_work a = sk_work_of(&s, p, mine + n), b = sk_piece(&s, p, n);
+            EXPECT(a.pair == b.pair && a.kb == b.kb && a.ke == b.ke && (a.pair < 0 || a.pair >= whole),
+                   "%dx%dx%d cluster %d stream-K piece %d: handed on pair %d k %d..%d, the deal's %d "
+                   "k %d..%d", M, N, K, p, n, a.pair, a.kb, a.ke, b.pair, b.kb, b.ke);
+            if (a.pair < 0) break;
+        }
+    }
+    EXPECT(dealt == (s.ways ? 0 : whole), "%dx%dx%d: %d whole pairs dealt of %d", M, N, K, dealt, whole);
 out:
     free(seen);
     free(ways);
@@ -1073,6 +1096,16 @@ static void test_stream_k(void)
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0, 0}, &s) == 0 &&
            s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0, 0}, &s) == -1, "8192^3 split");
+    /* Claims: 990 whole pairs on 66 clusters, yes; a wave or less of them, 64-row tiles or
+     * split-K, no. */
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == 0 && sk_claims(&s),
+           "8192^3 sk: claims");
+    EXPECT(sk_plan_of(1024, 1024, 1024, h100, (sk_cand){1, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s),
+           "1024^3 in 64 pairs of 128 x 128: no claims");
+    EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){2, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.bm == 64 &&
+           !sk_claims(&s), "8192^3 in 64 x 128: no claims");
+    EXPECT(sk_plan_of(512, 512, 8192, h100, (sk_cand){1, SK_SPLIT, 8, 0, 0}, &s) == 0 && !sk_claims(&s),
+           "512^2 x 8192 split8: no claims");
     /* 8448 x 8192: 33 x 32 = 1056 pairs = 16 waves: no partial wave to stream */
     EXPECT(sk_plan_of(8448, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == -1, "16 waves, sk");
     /* 1536 x 2048: 48 pairs, less than a wave: stream-K over all, split up to 66 / 48 = 1 way */

@@ -151,6 +151,9 @@ int main(int argc, char **argv)
                (long long)s.sk_per + (s.sk_extra ? 1 : 0));
     else
         printf("whole pairs only\n");
+    if (sk_claims(&s))
+        printf("whole pairs: %d, claimed at run time (each cluster's first is its own index); below, "
+               "the even deal the model prices\n", s.pairs - s.sk_pairs);
     const int shown = 4;
     for (int p = 0; p < s.clusters; p++) {
         if (p == shown && s.clusters > shown + 2) {

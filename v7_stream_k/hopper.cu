@@ -29,9 +29,10 @@
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
  *    of C, not 128 x 128 over 256 rows).
  * The plan is chosen on the host from a cost model over candidate plans
- * (common/stream_k.h); `make plan SIZE="M N K"` prints them. With the work
- * per cluster fixed before the launch, v5/v6's run-time claims go: every
- * role works the plan out for itself (sk_work_of).
+ * (common/stream_k.h); `make plan SIZE="M N K"` prints them. Every role
+ * works the plan out for itself (sk_work_of), but where there is more than
+ * a wave of whole pairs, v6's scheduler still claims them at run time: the
+ * clusters do not all run at one speed (sk_claims).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
  * wgmma m64nNk16 for N = 64 .. 240 in steps of 16, stmatrix.sync.aligned.m8n8.x4.trans.
@@ -102,12 +103,14 @@
  * slices of 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
 #define C_BOX_BYTES (64 * 16 * 2)     /* a box of a slice's last BN % 64 columns: [64][16]
                                        * of C, not swizzled; of C^T, [16][64] (rows of C) */
-/* The workspace starts with the flags, each on a 128-byte line of its own:
+/* The workspace starts with the scheduler's two counters, on a line of
+ * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
  * written (one line for many flags: every raise and every poll meets at one
  * L2 slice). Room for 1024; an H100 needs 66 clusters x 2 CTAs x 2 consumers. */
 #define FLAG_STRIDE 32                /* uint32s from one flag to the next */
 #define FLAG_BYTES (1024 * FLAG_STRIDE * 4)
+#define COUNTER_BYTES 128             /* before the flags: the scheduler's two counters */
 
 /* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
  * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
@@ -161,6 +164,31 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
         st_release_gpu_u32(flag, gen); /* ... before the flag says so */
 }
 
+/* Any role: the i-th piece of cluster p's work (i = 0, 1, ..), pair -1 when
+ * none is left. Where the plan has more whole pairs than clusters
+ * (sk_claims), the first is the cluster's own index, and the rest come from
+ * CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
+ * (dealt out before the launch, many waves of pairs left the clusters 4-8%
+ * apart at the end, for they do not all run at one speed: plots/NOTES.md),
+ * then the cluster's stream-K pieces, which the plan fixes. Every lane of the
+ * calling warp reads the slot (written by CTA 0: acquire at cluster scope);
+ * then one arrival per warp frees it, at this CTA's pair_empty (CTA 1 relays
+ * it to CTA 0). Otherwise the plan alone says (sk_work_of). Every role of
+ * both CTAs walks the same pieces. */
+template <int BM>
+__device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, uint64_t *pair_full,
+                                             uint64_t *pair_empty, const int *slot)
+{
+    if (BM != 128 || !sk_claims(plan) || i == 0) /* never for 64-row tiles (sk_claims) */
+        return sk_work_of(plan, p, i);
+    mbarrier_wait_parity_acquire_cluster(pair_full, (uint32_t)(i - 1) & 1); /* the (i - 1)-th post */
+    const sk_work w = {slot[0], slot[1], slot[2]};
+    __syncwarp(__activemask());
+    if (threadIdx.x % 32 == 0)
+        mbarrier_arrive(pair_empty);
+    return w;
+}
+
 /* Two fp32 as the fp16 pair of one 32-bit register (x in the low half). */
 __device__ __forceinline__ uint32_t half2_bits(float x, float y)
 {
@@ -175,8 +203,8 @@ template <int BM, int BN, int T>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, const __grid_constant__ CUtensorMap tmap_c16,
-              f16 *C, int M, int N, int ldc, const tile_map pairs, const sk_plan plan, uint32_t *flags, float *partials,
-              uint32_t gen)
+              f16 *C, int M, int N, int ldc, const tile_map pairs, const sk_plan plan, int *counters,
+              uint32_t *flags, float *partials, uint32_t gen)
 {
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
@@ -185,8 +213,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t empty[STAGES]; /* empty[s] completes when the consumers are done with it */
     __shared__ uint64_t turn[CONSUMERS]; /* ping-pong: turn[c] completes a phase when consumer c
                                           * has seen the last stage of a piece land */
-    /* STAGES leaves room for these barriers but does not count them: check. */
-    static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn <= SMEM_MAX,
+    __shared__ uint64_t pair_full[1];  /* CTA 0's scheduler has put the next pair in pair_slot */
+    __shared__ uint64_t pair_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it  */
+    __shared__ int pair_slot[3];       /* the next piece: pair, kb, ke; pair -1: none left    */
+    /* STAGES leaves room for these but does not count them: check. */
+    static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn + sizeof pair_full + sizeof pair_empty +
+                          sizeof pair_slot <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
 
     const int tid = threadIdx.x;
@@ -207,11 +239,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * arrival per consumer warpgroup of both CTAs that reads the stage (thread
      * r of a warpgroup signals CTA r: a wgmma group completes for the whole
      * warpgroup at once, so one thread's wait speaks for all 128, and the two
-     * arrivals go out from one instruction). turn: one arrival. */
+     * arrivals go out from one instruction). turn: one arrival. pair_full:
+     * CTA 0's scheduler; pair_empty: one arrival per reading warp of this CTA,
+     * and at CTA 0 one more from CTA 1's relay. */
     if (tid == 0) {
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
             mbarrier_init(&turn[c], 1);
+        pipeline_init(pair_full, pair_empty, 1, 1, 1 + CONSUMERS * 4 + (rank == 0 ? CLUSTER - 1 : 0));
     }
     /* Both CTAs' barriers are initialised before anyone arrives on a peer's
      * barrier. The init fence has made the inits visible to the cluster, so
@@ -228,17 +263,64 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         if (tid == 0) {
             pipeline pipe = pipeline_producer(full, empty, STAGES);
             sk_work w;
-            for (int i = 0; (w = sk_work_of(&plan, p, i)).pair >= 0; i++) {
+            for (int i = 0; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
                 int m_block, n_block;
                 tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
+                /* The CTA's rank is read afresh for each stage: held, with the
+                 * offsets it gives, it spilled from the producer's 40 registers. */
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     producer_acquire(&pipe); /* released by both CTAs' consumers */
                     load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
-                                   &tmap_b, kt, m_block * BM, n_block * BN, rank, plan.share_b,
+                                   &tmap_b, kt, m_block * BM, n_block * BN, cluster_ctarank(), plan.share_b,
                                    plan.a_rows);
                     pipeline_advance(&pipe);
                 }
             }
+        } else if (tid == 32 && rank == 0) {
+            /* Scheduler (CTA 0 only), as v6's: claims whole pairs while the
+             * others compute, from the clusters' count on; once none is left,
+             * it hands on the cluster's stream-K pieces from the plan, then
+             * pair -1. Each piece goes into both CTAs' slots, then a
+             * release-arrive on each CTA's pair_full carries it. Cluster 0
+             * also zeroes the counter of the call after (counters:
+             * common/workspace.h), whether this call claims or not. */
+            if (p == 0 && counters)
+                counters[(gen + 1) % 2] = 0;
+            if (BM == 128 && sk_claims(&plan)) {
+                int *next_pair = &counters[gen % 2]; /* zeroed by the call before */
+                pipeline tp = pipeline_producer(pair_full, pair_empty, 1);
+                int n = -1; /* the plan's pieces handed on, after the deal's whole pairs; -1: claiming */
+                sk_work w = {0, 0, plan.k_tiles};
+                do {
+                    producer_acquire_cluster(&tp);
+                    if (n < 0) {
+                        w.pair = sched_claim(plan.clusters, atomicAdd(next_pair, 1), plan.pairs - plan.sk_pairs);
+                        if (w.pair < 0)
+                            n = sk_whole_of(&plan, p);
+                    }
+                    if (n >= 0)
+                        w = sk_work_of(&plan, p, n++);
+                    for (uint32_t r = 0; r < CLUSTER; r++) {
+                        st_shared_cluster_u32(mapa_shared_cluster(&pair_slot[0], r), (uint32_t)w.pair);
+                        st_shared_cluster_u32(mapa_shared_cluster(&pair_slot[1], r), (uint32_t)w.kb);
+                        st_shared_cluster_u32(mapa_shared_cluster(&pair_slot[2], r), (uint32_t)w.ke);
+                        mbarrier_arrive_release_cluster(mapa_shared_cluster(&pair_full[0], r));
+                    }
+                    pipeline_advance(&tp);
+                } while (w.pair >= 0);
+            }
+        } else if (BM == 128 && tid == 32 && sk_claims(&plan)) {
+            /* CTA 1's relay, as v6's: once every reader of this CTA has taken
+             * the pair in the slot, one arrival (release, at cluster scope) at
+             * CTA 0's pair_empty says so. */
+            uint32_t phase = 0;
+            int pair;
+            do {
+                mbarrier_wait_parity(&pair_empty[0], phase);
+                phase ^= 1;
+                pair = pair_slot[0]; /* what the readers took: -1 ends the relay too */
+                mbarrier_arrive_release_cluster(mapa_shared_cluster(&pair_empty[0], 0));
+            } while (pair >= 0);
         }
     } else {
         setmaxnreg_inc<232>();
@@ -257,9 +339,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * the fill before it is still due. */
         const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
         sk_work w;
-        for (int i = first; (w = sk_work_of(&plan, p, i)).pair >= 0; i += every) {
+        for (int i = first; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0;
+             i += every) {
             if (ROW_WGS == 1 && i > 0) {
-                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's */
+                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
                 /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
@@ -323,7 +406,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             if (plan.ways) {
                 const int l = p % plan.ways;             /* this piece of the pair */
                 const int step = CLUSTER * ROW_WGS;      /* from piece q's slot to q + 1's */
-                const size_t floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
+                const int floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
                 if (live) {
                     write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c,
@@ -335,7 +418,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                 ;
                     bar_sync(2 + c, 128);
                     int lo, hi; /* this piece's float4s of the slot */
-                    sk_slice(plan.ways, l, (int)floats4, &lo, &hi);
+                    sk_slice(plan.ways, l, floats4, &lo, &hi);
                     /* KU float4s of each of QU pieces at once: fewer in the
                      * kernels wider than 192, which have no registers to spare,
                      * and fewer again where the stores go out transposed (T:
@@ -351,8 +434,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 #pragma unroll
                                 for (int k = 0; k < KU; k++)
                                     if (q0 + u < plan.ways && f0 + k * 128 + t < hi)
-                                        v[u][k] = __ldcg(&piece0[(size_t)(q0 + u) * step * floats4 +
-                                                                 f0 + k * 128 + t]);
+                                        v[u][k] = __ldcg(&piece0[(q0 + u) * step * floats4 + /* int: < 2^24; */
+                                                                 f0 + k * 128 + t]); /* 64-bit spilled */
 #pragma unroll
                             for (int u = 0; u < QU; u++)
 #pragma unroll
@@ -422,10 +505,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 continue;
             }
             /* The owner of a split pair: add the others' partials, in cluster
-             * order (fixed by the plan: the same bits every run). */
+             * order (fixed by the plan: the same bits every run): clusters
+             * p + 1 .. last (found first, so that no 64-bit bound stays live
+             * beside the accumulators and the partials in flight). */
             if (w.ke < plan.k_tiles && live) {
-                for (int q = sk_next_contributor(&plan, w.pair, p); q >= 0;
-                     q = sk_next_contributor(&plan, w.pair, q)) {
+                int last = p;
+                for (int q; (q = sk_next_contributor(&plan, w.pair, last)) >= 0;)
+                    last = q;
+                for (int q = p + 1; q <= last; q++) {
                     const int them = (q * CLUSTER + (int)rank) * ROW_WGS + h;
                     const float4 *part = (const float4 *)partials + (size_t)them * (PARTIAL_FLOATS / 4);
                     if (t == 0)
@@ -560,9 +647,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     /* No CTA leaves while its peer may still arrive on its barriers. The
      * peer's multicasts into it have all landed (each stage's full barrier
      * was waited for); its arrivals on the empty barriers come from the first
-     * warp of each consumer warpgroup (consumer_release_cluster): those warps
+     * warp of each consumer warpgroup (consumer_release_cluster), those on
+     * pair_full and pair_empty from warp 1 (scheduler, relay): those warps
      * release them, the others arrive relaxed. */
-    if (wg > 0 && tid % 128 < 32) /* 0.1-0.3 us sooner than all releasing (plots/NOTES.md) */
+    if ((wg > 0 && tid % 128 < 32) || tid / 32 == 1) /* 0.1-0.3 us sooner than all releasing (plots/NOTES.md) */
         barrier_cluster_arrive_release();
     else
         barrier_cluster_arrive_relaxed_aligned();
@@ -630,7 +718,7 @@ static cudaError_t max_clusters_both(int *clusters)
 template <int BM, int BN, int T>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
-                               const tile_map *pairs, const sk_plan *plan, uint32_t *flags,
+                               const tile_map *pairs, const sk_plan *plan, int *counters, uint32_t *flags,
                                float *partials, uint32_t gen, cudaStream_t stream)
 {
     /* All clusters at once: an owner waits for its contributors, so they
@@ -639,7 +727,7 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
     return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
-                              ldc, *pairs, *plan, flags, partials, gen);
+                              ldc, *pairs, *plan, counters, flags, partials, gen);
 }
 
 /* The kernels, one per tile shape, in sk_tile's order (get_facts checks it):
@@ -647,7 +735,7 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
  * of C and of C^T. */
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
-                                 const sk_plan *, uint32_t *, float *, uint32_t, cudaStream_t);
+                                 const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
 #define KERNEL(bm, bn) {bm, bn, max_clusters_both<bm, bn>, {launch_plan<bm, bn, 0>, launch_plan<bm, bn, 1>}}
 static const struct {
     int bm, bn;
@@ -786,18 +874,19 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 
     const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap];
     cudaError_t err;
-    if (!plan.sk_pairs) { /* whole pairs only: no workspace */
-        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, 0,
+    if (!plan.sk_pairs && !sk_claims(&plan)) { /* a wave of whole pairs or less: no workspace */
+        err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
                           stream);
         if (err != cudaSuccess)
             fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
         return err;
     }
 
-    /* The stream-K workspace: a flag per consumer of each CTA, then the
-     * partials' slots (not cleared: each is read only after its flag). */
-    const size_t slots = (size_t)plan.clusters * CLUSTER * (bm / 64);
-    const size_t bytes = FLAG_BYTES + slots * 64 * bn * sizeof(float);
+    /* The workspace: the scheduler's two counters (as v6's), a flag per
+     * consumer of each CTA, then the partials' slots (not cleared: each is
+     * read only after its flag). */
+    const size_t slots = plan.sk_pairs ? (size_t)plan.clusters * CLUSTER * (bm / 64) : 0;
+    const size_t bytes = COUNTER_BYTES + FLAG_BYTES + slots * 64 * bn * sizeof(float);
     if (slots > FLAG_BYTES / (FLAG_STRIDE * sizeof(uint32_t))) {
         fprintf(stderr, "error: %zu stream-K flags, the workspace has %zu\n", slots,
                 FLAG_BYTES / (FLAG_STRIDE * sizeof(uint32_t)));
@@ -806,9 +895,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     /* Kept per device and reused, its flags never cleared (generation
      * numbers); its own allocation under CUDA-graph capture (workspace.h). */
     workspace_use u;
-    CUDA_TRY(workspace_begin(bytes, FLAG_BYTES, stream, &u));
-    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, (uint32_t *)u.ws,
-                      (float *)(u.ws + FLAG_BYTES), u.gen, stream);
+    CUDA_TRY(workspace_begin(bytes, COUNTER_BYTES + FLAG_BYTES, stream, &u));
+    err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, (int *)u.ws,
+                      (uint32_t *)(u.ws + COUNTER_BYTES), (float *)(u.ws + COUNTER_BYTES + FLAG_BYTES), u.gen,
+                      stream);
     if (err != cudaSuccess)
         fprintf(stderr, "error: matmul_kernel launch: %s\n", cudaGetErrorString(err));
     const cudaError_t done = workspace_end(&u, stream, err);
