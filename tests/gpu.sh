@@ -73,7 +73,8 @@ expect_refusal() { # name pattern command...
 # reduce-scatter over 8 clusters; 4 ways of 128 x 256), each tile shape, pairs
 # that share A, a single k-tile per cluster, stream-K over less than a wave
 # (48 pairs on 66 clusters), over a wave and a half (skw), and a tail of 3
-# pairs cut 16 ways each (an owner adding 15 partials); the 64-row tiles'
+# pairs cut 16 ways each (an owner adding 15 partials), more than a wave of
+# whole pairs claimed at run time (128 x 128:sk on 3744 x 1080); the 64-row tiles'
 # ping-pong over several pieces per cluster (whole, stream-K, pieces of fewer
 # k-tiles than the ring has stages); the others are the model's own plans.
 V7_PLANS=(
@@ -199,12 +200,14 @@ test_step() {
         # 128 x 192 tiles stream-K (4 stages, an owner adding a partial), and with pairs of
         # N-neighbours sharing A over 5 block rows; 128 x 176 stream-K (5 stages, its last
         # 48 columns in 16-column boxes); tiles of C^T, 176 x 128 stream-K (stmatrix, the
-        # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores).
+        # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores);
+        # two waves of whole 128 x 128 pairs claimed at run time, then stream-K pieces that
+        # the scheduler hands on (sk_claims).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
-                                        "V7_TILE=128x80:split4:T 300 500 2000")
+                                        "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 2304 2048 512")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

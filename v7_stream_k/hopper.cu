@@ -170,22 +170,29 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
  * CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
  * (dealt out before the launch, many waves of pairs left the clusters 4-8%
  * apart at the end, for they do not all run at one speed: plots/NOTES.md),
- * then the cluster's stream-K pieces, which the plan fixes. Every lane of the
- * calling warp reads the slot (written by CTA 0: acquire at cluster scope);
- * then one arrival per warp frees it, at this CTA's pair_empty (CTA 1 relays
- * it to CTA 0). Otherwise the plan alone says (sk_work_of). Every role of
- * both CTAs walks the same pieces. */
+ * then the cluster's stream-K pieces, which the plan fixes. The warp's first
+ * lane reads the slot (written by CTA 0: acquire at cluster scope), frees it
+ * with one arrival at this CTA's pair_empty (CTA 1 relays it to CTA 0) and
+ * passes the piece to the other lanes. (v6 lets every lane read, the warp
+ * synchronized before the arrival; compute-sanitizer's racecheck takes that
+ * for a race with the next claim's write.) Otherwise the plan alone says
+ * (sk_work_of). Every role of both CTAs walks the same pieces. */
 template <int BM>
 __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, uint64_t *pair_full,
                                              uint64_t *pair_empty, const int *slot)
 {
     if (BM != 128 || !sk_claims(plan) || i == 0) /* never for 64-row tiles (sk_claims) */
         return sk_work_of(plan, p, i);
-    mbarrier_wait_parity_acquire_cluster(pair_full, (uint32_t)(i - 1) & 1); /* the (i - 1)-th post */
-    const sk_work w = {slot[0], slot[1], slot[2]};
-    __syncwarp(__activemask());
-    if (threadIdx.x % 32 == 0)
+    const unsigned warp = __activemask();
+    sk_work w = {-1, 0, 0};
+    if (threadIdx.x % 32 == 0) {
+        mbarrier_wait_parity_acquire_cluster(pair_full, (uint32_t)(i - 1) & 1); /* the (i - 1)-th post */
+        w.pair = slot[0], w.kb = slot[1], w.ke = slot[2];
         mbarrier_arrive(pair_empty);
+    }
+    w.pair = __shfl_sync(warp, w.pair, 0);
+    w.kb = __shfl_sync(warp, w.kb, 0);
+    w.ke = __shfl_sync(warp, w.ke, 0);
     return w;
 }
 
