@@ -7,7 +7,8 @@
  * times k-tiles: pair u, k-tiles kb .. ke - 1. The pairs, in the L2-friendly
  * tile order, are cut in two parts:
  *  - the first ones are data-parallel: whole pairs, dealt out round robin
- *    (cluster p takes pairs p, p + clusters, p + 2 clusters, ..);
+ *    (cluster p takes pairs p, p + clusters, p + 2 clusters, ..), or, where
+ *    there are more than clusters (sk_claims), claimed at run time;
  *  - the last sk_pairs pairs are stream-K, worked on once a cluster's whole
  *    pairs are done: their sk_pairs * k_tiles iterations (one pair, one
  *    k-tile) are dealt out in equal contiguous ranges, cluster p taking
