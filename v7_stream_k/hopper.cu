@@ -440,9 +440,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                             for (int u = 0; u < QU; u++)
 #pragma unroll
                                 for (int k = 0; k < KU; k++)
-                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi)
-                                        v[u][k] = __ldcg(&piece0[(q0 + u) * step * floats4 + /* int: < 2^24; */
-                                                                 f0 + k * 128 + t]); /* 64-bit spilled */
+                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi) /* offsets < 2^24: int
+                                                                                       * (64-bit ones spilled) */
+                                        v[u][k] = __ldcg(&piece0[(q0 + u) * step * floats4 + f0 + k * 128 + t]);
 #pragma unroll
                             for (int u = 0; u < QU; u++)
 #pragma unroll
