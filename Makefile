@@ -30,11 +30,11 @@ LDLIBS   := -lcublasLt -lcublas -lm
 
 # dispatch.c is built per step (it knows whether the step has a Blackwell kernel).
 COMMON_SRC := $(filter-out common/dispatch.c,$(wildcard common/*.c))
-# common/*.cu: the driver's own device code (the timing's queue hold).
+# common/*.cu: common device code (the timing's queue hold, matmul_staged's copies).
 COMMON_CU  := $(wildcard common/*.cu)
 COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o) $(COMMON_CU:%.cu=build/%.o)
 COMMON_HDR := $(wildcard common/*.h common/*.cuh)
-HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o \
+HOST_TEST_OBJ := $(filter-out build/common/driver.o build/common/baseline.o build/common/gpuinfo.o build/common/staged.o \
                    $(COMMON_CU:%.cu=build/%.o),$(COMMON_OBJ))
 
 .PHONY: all test test-gpu build-broken bench bench-awkward bench-random plot readme clean help ptx sass ncu diff plan bw-extra FORCE

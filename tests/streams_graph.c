@@ -13,8 +13,11 @@
  *             back, without waiting in between.
  *
  * Inputs are small integers (fill_exact), so every result is exact and must
- * also equal cuBLAS bit for bit. One problem has N, K % 8 != 0, so the
- * staging path (stream-ordered allocations and copies) is covered too.
+ * also equal cuBLAS bit for bit. Three problems go through staging
+ * (stream-ordered allocations and copies, common/staged.c): one with N, K %
+ * 8 != 0; one whose A, B and C start 2 bytes past a 16-byte boundary; and
+ * one whose K % 16 == 8 at a size where v4 and v5 copy A and B to a 128-byte
+ * pitch (the copy's 16-byte loads).
  *
  * Every wait polls with a deadline (--timeout, default 60 s): a deadlock
  * fails with one line instead of hanging. Prints "PASS <name>" or
@@ -78,6 +81,7 @@ static void report(bool ok, const char *name, const char *why)
 
 typedef struct {
     int M, N, K;
+    int off;           /* elements from each allocation's start to dA, dB, dC */
     f16 *dA, *dB, *dC;
     f16 *hA, *hB;
     f16 *alone; /* C of the call run by itself: the reference of every check */
@@ -97,13 +101,15 @@ static void *host_alloc(size_t bytes)
     return p;
 }
 
-static void problem_init(problem *p, int M, int N, int K)
+static void problem_init(problem *p, int M, int N, int K, int off)
 {
-    p->M = M, p->N = N, p->K = K;
-    snprintf(p->name, sizeof p->name, "%dx%dx%d", M, N, K);
-    CUDA_CHECK(cudaMalloc((void **)&p->dA, nel(M, K) * sizeof(f16)));
-    CUDA_CHECK(cudaMalloc((void **)&p->dB, nel(N, K) * sizeof(f16)));
-    CUDA_CHECK(cudaMalloc((void **)&p->dC, nel(M, N) * sizeof(f16)));
+    p->M = M, p->N = N, p->K = K, p->off = off;
+    snprintf(p->name, sizeof p->name, off ? "%dx%dx%d at +%d bytes" : "%dx%dx%d", M, N, K,
+             off * (int)sizeof(f16));
+    CUDA_CHECK(cudaMalloc((void **)&p->dA, (nel(M, K) + off) * sizeof(f16)));
+    CUDA_CHECK(cudaMalloc((void **)&p->dB, (nel(N, K) + off) * sizeof(f16)));
+    CUDA_CHECK(cudaMalloc((void **)&p->dC, (nel(M, N) + off) * sizeof(f16)));
+    p->dA += off, p->dB += off, p->dC += off;
     p->hA = host_alloc(nel(M, K) * sizeof(f16));
     p->hB = host_alloc(nel(N, K) * sizeof(f16));
     p->alone = host_alloc(nel(M, N) * sizeof(f16));
@@ -112,9 +118,9 @@ static void problem_init(problem *p, int M, int N, int K)
 
 static void problem_free(problem *p)
 {
-    CUDA_CHECK(cudaFree(p->dA));
-    CUDA_CHECK(cudaFree(p->dB));
-    CUDA_CHECK(cudaFree(p->dC));
+    CUDA_CHECK(cudaFree(p->dA - p->off));
+    CUDA_CHECK(cudaFree(p->dB - p->off));
+    CUDA_CHECK(cudaFree(p->dC - p->off));
     free(p->hA);
     free(p->hB);
     free(p->alone);
@@ -305,22 +311,30 @@ int main(int argc, char **argv)
 
     cublasHandle_t h;
     CUBLAS_CHECK(cublasCreate(&h));
-    /* Aligned shapes of different sizes and tile counts, and one that goes
-     * through staging (N, K % 8 != 0). */
-    problem p1, p2, p3;
-    problem_init(&p1, 1000, 1032, 520);
-    problem_init(&p2, 2048, 768, 1024);
-    problem_init(&p3, 129, 131, 133);
+    /* Aligned shapes of different sizes and tile counts, and three staged:
+     * N, K % 8 != 0; every pointer 2 bytes past 16-byte alignment; K % 16 ==
+     * 8 where v4 and v5 stage A and B for the pitch (4096 x 4096: the copy
+     * costs less than the pitch would, matmul.h). */
+    problem p1, p2, p3, p4, p5;
+    problem_init(&p1, 1000, 1032, 520, 0);
+    problem_init(&p2, 2048, 768, 1024, 0);
+    problem_init(&p3, 129, 131, 133, 0);
+    problem_init(&p4, 264, 136, 200, 1);
+    problem_init(&p5, 4096, 4096, 1032, 0);
 
     test_streams(&p1, &p2, h);
     test_streams(&p2, &p3, h);
     test_graph(&p1, h);
     test_graph(&p3, h);
+    test_graph(&p4, h);
+    test_graph(&p5, h);
 
     CUBLAS_CHECK(cublasDestroy(h));
     problem_free(&p1);
     problem_free(&p2);
     problem_free(&p3);
+    problem_free(&p4);
+    problem_free(&p5);
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
 }
