@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #define COPY_THREADS 256
+#define COPY_WARPS (COPY_THREADS / 32)
+#define SEG 256              /* elements of a row a warp copies at a time: 32 lanes x 8 */
 #define COPY_MAX_BLOCKS 2048 /* enough to fill any Hopper GPU; the rest is a grid-stride loop */
 
 /* Eight fp16 values: one 16-byte load or store. */
@@ -17,64 +19,87 @@ union half8 {
     uint16_t v[8];
 };
 
-/* dst[row][c .. c + 7] (pitch kp, 16-byte aligned) from src[row][...] (pitch
- * cols, any 2-byte alignment); columns cols .. kp - 1 are zero. */
-__device__ __forceinline__ void copy_in_chunk(const stage_copy &m, int64_t chunk)
+/* The side of pitch kp is read or written in 16-byte chunks, a lane's 8
+ * values; the side of pitch cols, at any 2-byte alignment, value by value,
+ * lane by lane (64 contiguous bytes per warp instruction). A warp turns one
+ * into the other through its 512 bytes of shared memory, seg[SEG]. Value by
+ * value through each lane's own 8 (16 bytes apart across the warp) would
+ * touch 8 times the L2 sectors: 2748 x 3358 x 495 took 18 us longer than
+ * the memcpys it replaces (H100). */
+
+/* dst[row][c0 .. c0 + SEG) (pitch kp) from src[row][...] (pitch cols); the
+ * columns cols .. kp - 1 are zero. */
+__device__ __forceinline__ void copy_in_seg(const stage_copy &m, int64_t s, uint16_t *seg)
 {
-    const int64_t per_row = m.kp / 8;
-    const int64_t row = chunk / per_row;
-    const int c = (int)(chunk - row * per_row) * 8;
-    const uint16_t *s = (const uint16_t *)m.src + row * m.cols;
-    half8 h;
-    if (m.vector) /* source rows 16-byte aligned, cols % 8 == 0: each chunk all in or all out */
-        h.u = c < m.cols ? __ldg((const uint4 *)(s + c)) : make_uint4(0, 0, 0, 0);
-    else {
-#pragma unroll
-        for (int j = 0; j < 8; j++) h.v[j] = c + j < m.cols ? __ldg(s + c + j) : (uint16_t)0;
+    const int lane = threadIdx.x % 32;
+    const int64_t per_row = (m.kp + SEG - 1) / SEG;
+    const int64_t row = s / per_row;
+    const int c0 = (int)(s - row * per_row) * SEG, c = c0 + lane * 8;
+    const uint16_t *src = (const uint16_t *)m.src + row * m.cols;
+    uint4 *dst = (uint4 *)((uint16_t *)m.dst + row * m.kp + c);
+    if (m.vector) { /* src rows 16-byte aligned, cols % 8 == 0: each chunk all in or all out */
+        if (c < m.kp)
+            *dst = c < m.cols ? __ldg((const uint4 *)(src + c)) : make_uint4(0, 0, 0, 0);
+        return;
     }
-    *(uint4 *)((uint16_t *)m.dst + row * m.kp + c) = h.u;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        const int cj = c0 + j * 32 + lane;
+        seg[j * 32 + lane] = cj < m.cols ? __ldg(src + cj) : (uint16_t)0;
+    }
+    __syncwarp();
+    if (c < m.kp)
+        *dst = *(const uint4 *)(seg + lane * 8);
+    __syncwarp(); /* seg is rewritten by the next segment */
 }
 
-/* Both operands in one launch: the chunks of a, then those of b. */
+/* Both operands in one launch: the segments of a, then those of b. */
 __global__ void __launch_bounds__(COPY_THREADS) stage_in_kernel(stage_copy a, stage_copy b)
 {
-    const int64_t na = a.rows * (a.kp / 8), n = na + b.rows * (b.kp / 8);
-    for (int64_t i = (int64_t)blockIdx.x * COPY_THREADS + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * COPY_THREADS) {
+    __shared__ __align__(16) uint16_t seg[COPY_WARPS][SEG];
+    const int w = threadIdx.x / 32;
+    const int64_t na = a.rows * ((a.kp + SEG - 1) / SEG), n = na + b.rows * ((b.kp + SEG - 1) / SEG);
+    for (int64_t i = (int64_t)blockIdx.x * COPY_WARPS + w; i < n; i += (int64_t)gridDim.x * COPY_WARPS) {
         if (i < na)
-            copy_in_chunk(a, i);
+            copy_in_seg(a, i, seg[w]);
         else
-            copy_in_chunk(b, i - na);
+            copy_in_seg(b, i - na, seg[w]);
     }
 }
 
-/* dst[row][c .. c + 7] (pitch cols, any 2-byte alignment; the last chunk of a
- * row may be short) from src[row][c .. c + 7] (pitch kp, 16-byte aligned). */
+/* dst[row][c0 .. c0 + SEG) (pitch cols; only columns below cols) from
+ * src[row][c0 .. c0 + SEG) (pitch kp). */
 __global__ void __launch_bounds__(COPY_THREADS) stage_out_kernel(stage_copy m)
 {
-    const int64_t per_row = (m.cols + 7) / 8, n = m.rows * per_row;
-    for (int64_t i = (int64_t)blockIdx.x * COPY_THREADS + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * COPY_THREADS) {
+    __shared__ __align__(16) uint16_t seg[COPY_WARPS][SEG];
+    const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int64_t per_row = (m.cols + SEG - 1) / SEG, n = m.rows * per_row;
+    for (int64_t i = (int64_t)blockIdx.x * COPY_WARPS + w; i < n; i += (int64_t)gridDim.x * COPY_WARPS) {
         const int64_t row = i / per_row;
-        const int c = (int)(i - row * per_row) * 8;
-        half8 h;
-        h.u = *(const uint4 *)((const uint16_t *)m.src + row * m.kp + c);
-        uint16_t *d = (uint16_t *)m.dst + row * m.cols + c;
+        const int c0 = (int)(i - row * per_row) * SEG, c = c0 + lane * 8;
+        if (c < m.kp)
+            *(uint4 *)(seg[w] + lane * 8) = *(const uint4 *)((const uint16_t *)m.src + row * m.kp + c);
+        __syncwarp();
+        uint16_t *dst = (uint16_t *)m.dst + row * m.cols;
 #pragma unroll
-        for (int j = 0; j < 8; j++)
-            if (c + j < m.cols) d[j] = h.v[j];
+        for (int j = 0; j < 8; j++) {
+            const int cj = c0 + j * 32 + lane;
+            if (cj < m.cols)
+                dst[cj] = seg[w][j * 32 + lane];
+        }
+        __syncwarp();
     }
 }
 
-static unsigned blocks_for(int64_t chunks)
+static unsigned blocks_for(int64_t segs)
 {
-    const int64_t b = (chunks + COPY_THREADS - 1) / COPY_THREADS;
+    const int64_t b = (segs + COPY_WARPS - 1) / COPY_WARPS;
     return (unsigned)(b < 1 ? 1 : b > COPY_MAX_BLOCKS ? COPY_MAX_BLOCKS : b);
 }
 
 extern "C" cudaError_t stage_copy_in(stage_copy a, stage_copy b, cudaStream_t stream)
 {
-    const int64_t n = a.rows * (a.kp / 8) + b.rows * (b.kp / 8);
+    const int64_t n = a.rows * ((a.kp + SEG - 1) / SEG) + b.rows * ((b.kp + SEG - 1) / SEG);
     if (n == 0)
         return cudaSuccess;
     stage_in_kernel<<<blocks_for(n), COPY_THREADS, 0, stream>>>(a, b);
@@ -86,7 +111,7 @@ extern "C" cudaError_t stage_copy_in(stage_copy a, stage_copy b, cudaStream_t st
 
 extern "C" cudaError_t stage_copy_out(stage_copy c, cudaStream_t stream)
 {
-    const int64_t n = c.rows * ((c.cols + 7) / 8);
+    const int64_t n = c.rows * ((c.cols + SEG - 1) / SEG);
     if (n == 0)
         return cudaSuccess;
     stage_out_kernel<<<blocks_for(n), COPY_THREADS, 0, stream>>>(c);
