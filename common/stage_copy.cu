@@ -1,9 +1,9 @@
 /* The copies of matmul_staged (stage.h): operands into aligned scratch, C
  * back out of it. One kernel brings in A and B together and writes the zero
  * columns past K itself; one kernel copies C out. They replace two memsets
- * and three 2D memcpys, each its own operation in the stream: on a small
- * problem those cost more than the matmul (84 x 84 x 550: 28-36 us against
- * cuBLAS's 8-13, plots/NOTES.md). */
+ * and three 2D memcpys, each its own operation in the stream, which on a small
+ * problem cost more than the matmul (v7 at 84 x 84 x 550: 20 us before, 14
+ * after, cuBLAS 7.8; H100, plots/NOTES.md "Staging in two kernels"). */
 #include "stage.h"
 #include "check.h"
 #include <stdint.h>
@@ -22,10 +22,9 @@ union half8 {
 /* The side of pitch kp is read or written in 16-byte chunks, a lane's 8
  * values; the side of pitch cols, at any 2-byte alignment, value by value,
  * lane by lane (64 contiguous bytes per warp instruction). A warp turns one
- * into the other through its 512 bytes of shared memory, seg[SEG]. Value by
- * value through each lane's own 8 (16 bytes apart across the warp) would
- * touch 8 times the L2 sectors: 2748 x 3358 x 495 took 18 us longer than
- * the memcpys it replaces (H100). */
+ * into the other through its 512 bytes of shared memory, seg[SEG]. With each
+ * lane's own 8 values on both sides (2-byte accesses 16 bytes apart across
+ * the warp), 2748 x 3358 x 495 ran 16-18 us slower than with the memcpys. */
 
 /* dst[row][c0 .. c0 + SEG) (pitch kp) from src[row][...] (pitch cols); the
  * columns cols .. kp - 1 are zero. */
