@@ -49,6 +49,9 @@ typedef cudaError_t (*matmul_launch_fn)(const f16 *A, const f16 *B, f16 *C,
 typedef struct {
     bool stage_a, stage_b, stage_c; /* operand goes through scratch          */
     bool for_pitch;                 /* A and B staged for speed (see below)  */
+    bool wide_a, wide_b;            /* staged, and its rows are 16-byte aligned
+                                       already (K % 8 == 0, aligned pointer):
+                                       copied in 16-byte loads              */
     int kp;                         /* K the kernel sees: K rounded up to 8,
                                        or to 64 when staged for the pitch    */
     int ldc;                        /* row pitch of the C the kernel writes   */

@@ -26,6 +26,8 @@ stage_plan stage_plan_make(const void *A, const void *B, const void *C,
     p.kp = p.for_pitch ? (int)(((int64_t)K + 63) / 64 * 64) : round_up8(K);
     p.stage_a = p.kp != K || !aligned16(A);
     p.stage_b = p.kp != K || !aligned16(B);
+    p.wide_a = p.stage_a && K % 8 == 0 && aligned16(A);
+    p.wide_b = p.stage_b && K % 8 == 0 && aligned16(B);
     /* N % 8 != 0 breaks C's pitch: the kernel writes an [M, ldc] scratch and
      * only its first N columns are copied back. */
     p.ldc = round_up8(N);

@@ -17,7 +17,7 @@ typedef struct {
     void *dst;
     int64_t rows;
     int cols, kp;
-    int vector; /* stage_copy_in: src 16-byte aligned and cols % 8 == 0 (16-byte loads) */
+    int vector; /* stage_copy_in: src rows 16-byte aligned (stage_plan's wide_a, wide_b) */
 } stage_copy;
 
 /* Into scratch: src (pitch cols) -> dst (pitch kp), columns cols .. kp - 1

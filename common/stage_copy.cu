@@ -13,12 +13,6 @@
 #define SEG 256              /* elements of a row a warp copies at a time: 32 lanes x 8 */
 #define COPY_MAX_BLOCKS 2048 /* enough to fill any Hopper GPU; the rest is a grid-stride loop */
 
-/* Eight fp16 values: one 16-byte load or store. */
-union half8 {
-    uint4 u;
-    uint16_t v[8];
-};
-
 /* The side of pitch kp is read or written in 16-byte chunks, a lane's 8
  * values; the side of pitch cols, at any 2-byte alignment, value by value,
  * lane by lane (64 contiguous bytes per warp instruction). A warp turns one

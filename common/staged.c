@@ -6,8 +6,6 @@
 #include "check.h"
 #include <limits.h>
 
-static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
-
 cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int K,
                           cudaStream_t stream, matmul_launch_fn launch, double pitch_loss)
 {
@@ -31,8 +29,8 @@ cudaError_t matmul_staged(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
      * dot products, so the kernel simply runs with K = kp). */
     if (err == cudaSuccess && (p.stage_a || p.stage_b)) {
         const stage_copy none = {NULL, NULL, 0, 0, 8, 0};
-        const stage_copy sa = {A, scratch[0], M, K, p.kp, K % 8 == 0 && aligned16(A)};
-        const stage_copy sb = {B, scratch[1], N, K, p.kp, K % 8 == 0 && aligned16(B)};
+        const stage_copy sa = {A, scratch[0], M, K, p.kp, p.wide_a};
+        const stage_copy sb = {B, scratch[1], N, K, p.kp, p.wide_b};
         err = stage_copy_in(p.stage_a ? sa : none, p.stage_b ? sb : none, stream);
     }
     for (int n0 = 0; n0 < N && err == cudaSuccess; n0 += MATMUL_MAX_N_PER_LAUNCH) {

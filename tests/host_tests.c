@@ -432,6 +432,8 @@ static void test_stage_plan(void)
     EXPECT_EQ_U(p.bytes_a, 10 * 8 * 2, "bytes_a");
     EXPECT_EQ_U(p.bytes_b, 24 * 8 * 2, "bytes_b");
     EXPECT_EQ_U(p.bytes_c, 0, "bytes_c");
+    EXPECT(!p.wide_a && !p.wide_b, "K = 5: rows of 10 bytes, copied value by value (wide %d %d)",
+           p.wide_a, p.wide_b);
     end();
 
     begin("stage_plan_n13_stages_c");
@@ -451,6 +453,8 @@ static void test_stage_plan(void)
     EXPECT_EQ_U(p.kp, 16, "kp");
     EXPECT_EQ_U(p.bytes_a, 16 * 16 * 2, "bytes_a");
     EXPECT(p.bytes_b == 0 && p.bytes_c == 0, "bytes_b %zu bytes_c %zu", p.bytes_b, p.bytes_c);
+    EXPECT(!p.wide_a && !p.wide_b, "A at 0x1002: copied value by value (wide %d %d)", p.wide_a,
+           p.wide_b);
     p = stage_plan_make(AL, (const void *)0x1008, AL, 16, 16, 16, 0);
     EXPECT(!p.stage_a && p.stage_b && !p.stage_c, "B at 0x1008: staged %d %d %d, want 0 1 0",
            p.stage_a, p.stage_b, p.stage_c);
@@ -495,10 +499,16 @@ static void test_stage_plan(void)
            p.stage_a, p.stage_b, p.stage_c, p.for_pitch);
     EXPECT_EQ_U(p.kp, 4160, "kp (128-byte rows)");
     EXPECT_EQ_U(p.bytes_a, 4096ull * 4160 * 2, "bytes_a");
+    EXPECT(p.wide_a && p.wide_b, "K = 4104, aligned: copied in 16-byte loads (wide %d %d)", p.wide_a,
+           p.wide_b);
+    p = stage_plan_make((const void *)0x1002, AL, AL, 4096, 4096, 4104, 0.43);
+    EXPECT(p.for_pitch && !p.wide_a && p.wide_b, "A at 0x1002: wide %d %d, want 0 1", p.wide_a, p.wide_b);
     p = stage_plan_make(AL, AL, AL, 4096, 4096, 4100, 0.43); /* K % 8 != 0 as well */
     EXPECT(p.for_pitch && p.kp == 4160, "K = 4100: for_pitch %d kp %d", p.for_pitch, p.kp);
+    EXPECT(!p.wide_a && !p.wide_b, "K = 4100: wide %d %d, want 0 0", p.wide_a, p.wide_b);
     p = stage_plan_make(AL, AL, AL, 4096, 4096, 4104, 0.14);
     EXPECT(!p.for_pitch && !p.stage_a && !p.stage_b && p.kp == 4104, "14%% at 4096^2: staged");
+    EXPECT(!p.wide_a && !p.wide_b, "not staged: wide %d %d", p.wide_a, p.wide_b);
     p = stage_plan_make(AL, AL, AL, 1024, 1024, 1020, 0.43); /* staged for K % 8, not the pitch */
     EXPECT(!p.for_pitch && p.stage_a && p.kp == 1024, "K = 1020: for_pitch %d kp %d", p.for_pitch, p.kp);
     end();
