@@ -127,13 +127,18 @@ static void problem_free(problem *p)
     free(p->got);
 }
 
-/* New exact inputs into the same device buffers (the streams are idle). */
+/* New exact inputs into the same device buffers (the streams are idle).
+ * From pageable memory, cudaMemcpy may return before its DMA to the device
+ * has finished, and the tests' non-blocking streams do not wait for the
+ * legacy stream that carries it: without the synchronization the next call
+ * could read inputs half written. */
 static void set_inputs(problem *p, uint64_t seed)
 {
     fill_exact(p->hA, nel(p->M, p->K), 2 * seed);
     fill_exact(p->hB, nel(p->N, p->K), 2 * seed + 1);
     CUDA_CHECK(cudaMemcpy(p->dA, p->hA, nel(p->M, p->K) * sizeof(f16), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(p->dB, p->hB, nel(p->N, p->K) * sizeof(f16), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 /* NaN (0xFFFF) everywhere: an element a call does not write cannot match. */
