@@ -248,7 +248,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * warpgroup at once, so one thread's wait speaks for all 128, and the two
      * arrivals go out from one instruction). turn: one arrival. pair_full:
      * CTA 0's scheduler; pair_empty: one arrival per reading warp of this CTA,
-     * and at CTA 0 one more from CTA 1's relay. */
+     * and at CTA 0 one more from CTA 1's relay. Warp 0 initialises them, lane
+     * s stage s's two, the last lane the others (one thread's 28 inits in a
+     * row took 0.15 us of a small call's start); each lane fences its own. */
     if (tid == 0) {
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
@@ -263,6 +265,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     barrier_cluster_wait_acquire();
 
     const int wg = tid / 128;
+    const bool exit_barrier = BM == 128 && sk_claims(&plan);
     if (wg == 0) {
         /* Producer: one thread fills the ring, each stage once the consumers
          * have released it. */
@@ -282,6 +285,15 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                    plan.a_rows);
                     pipeline_advance(&pipe);
                 }
+            }
+            /* The producer's tail: every stage's last fill released by the
+             * consumers of both CTAs (a stage never filled passes at once),
+             * so no arrival from the peer is still on its way to this CTA's
+             * ring when it leaves (see the end of the kernel). */
+#pragma unroll 1
+            for (int s = 0; s < STAGES; s++) {
+                producer_acquire(&pipe);
+                pipeline_advance(&pipe);
             }
         } else if (tid == 32 && rank == 0) {
             /* Scheduler (CTA 0 only), as v6's: claims whole pairs while the
@@ -651,17 +663,24 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         if (tid % 128 == 0)
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
     }
-    /* No CTA leaves while its peer may still arrive on its barriers. The
-     * peer's multicasts into it have all landed (each stage's full barrier
-     * was waited for); its arrivals on the empty barriers come from the first
-     * warp of each consumer warpgroup (consumer_release_cluster), those on
-     * pair_full and pair_empty from warp 1 (scheduler, relay): those warps
-     * release them, the others arrive relaxed. */
-    if ((wg > 0 && tid % 128 < 32) || tid / 32 == 1) /* 0.1-0.3 us sooner than all releasing (plots/NOTES.md) */
-        barrier_cluster_arrive_release();
-    else
-        barrier_cluster_arrive_relaxed_aligned();
-    barrier_cluster_wait_acquire();
+    /* No CTA leaves while its peer may still write to its shared memory. The
+     * peer's multicasts landed before their stage's full barrier completed,
+     * and every stage was waited for; its consumers' arrivals on the empty
+     * barriers, by the producer's tail. So no cluster barrier is needed at
+     * the end (one cost 0.3-1 us of a small call: plots/NOTES.md), except
+     * where the scheduler claims pairs: CTA 1's relay arrives at CTA 0 after
+     * the last post, and compute-sanitizer orders CTA 0's posts into CTA 1's
+     * slot (st.shared::cluster) before CTA 1's exit only by a cluster
+     * barrier. There the warps that arrive on the peer's barriers (the first
+     * warp of each consumer warpgroup, consumer_release_cluster; warp 1:
+     * scheduler, relay) release; the others arrive relaxed. */
+    if (exit_barrier) {
+        if ((wg > 0 && tid % 128 < 32) || tid / 32 == 1) /* 0.1-0.3 us sooner than all releasing (plots/NOTES.md) */
+            barrier_cluster_arrive_release();
+        else
+            barrier_cluster_arrive_relaxed_aligned();
+        barrier_cluster_wait_acquire();
+    }
 }
 
 /* The launch configuration of a kernel: 2-CTA clusters, its threads and
