@@ -248,9 +248,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * warpgroup at once, so one thread's wait speaks for all 128, and the two
      * arrivals go out from one instruction). turn: one arrival. pair_full:
      * CTA 0's scheduler; pair_empty: one arrival per reading warp of this CTA,
-     * and at CTA 0 one more from CTA 1's relay. Warp 0 initialises them, lane
-     * s stage s's two, the last lane the others (one thread's 28 inits in a
-     * row took 0.15 us of a small call's start); each lane fences its own. */
+     * and at CTA 0 one more from CTA 1's relay. (One per lane of warp 0, each
+     * lane fencing its own, was 0.3-0.65 us slower: plots/NOTES.md.) */
     if (tid == 0) {
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
