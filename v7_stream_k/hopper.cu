@@ -264,7 +264,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     barrier_cluster_wait_acquire();
 
     const int wg = tid / 128;
-    const bool exit_barrier = BM == 128 && sk_claims(&plan);
+    const bool exit_barrier = BM == 128 && sk_claims(&plan); /* see the end (worked out there,
+                                                               * it spilled in one kernel) */
     if (wg == 0) {
         /* Producer: one thread fills the ring, each stage once the consumers
          * have released it. */
@@ -666,7 +667,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * peer's multicasts landed before their stage's full barrier completed,
      * and every stage was waited for; its consumers' arrivals on the empty
      * barriers, by the producer's tail. So no cluster barrier is needed at
-     * the end (one cost 0.3-1 us of a small call: plots/NOTES.md), except
+     * the end (it cost 0.3-0.7 us of a small call: plots/NOTES.md), except
      * where the scheduler claims pairs: CTA 1's relay arrives at CTA 0 after
      * the last post, and compute-sanitizer orders CTA 0's posts into CTA 1's
      * slot (st.shared::cluster) before CTA 1's exit only by a cluster
