@@ -51,6 +51,28 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t par
     }
 }
 
+/* The same wait on a barrier given by its shared-window address (smem_u32 of
+ * it). A loop that keeps the address in a register then converts no generic
+ * pointer per wait: in cluster kernels that conversion reads the CTA's
+ * window base (S2UR SR_CgaCtaId, tens of cycles) each time. */
+__device__ __forceinline__ bool mbarrier_try_wait_parity_u32(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity_u32(uint32_t bar, uint32_t parity)
+{
+    while (!mbarrier_try_wait_parity_u32(bar, parity)) {
+    }
+}
+
 /* Cluster forms (v6). An arrival on a barrier of any CTA of the cluster,
  * addressed in the shared::cluster window (see mapa_shared_cluster), with
  * the default .release.cta semantics: cheap, and enough where the data the
