@@ -122,7 +122,7 @@
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
  * at M = 64). */
 template <int BM, int BN>
-__device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
+__device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                            int kt, int m0, int n0, uint32_t rank, int share_b,
                                            int a_rows)
@@ -223,7 +223,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t pair_full[1];  /* CTA 0's scheduler has put the next pair in pair_slot */
     __shared__ uint64_t pair_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it  */
     __shared__ int pair_slot[3];       /* the next piece: pair, kb, ke; pair -1: none left    */
-    __shared__ uint32_t ring_at[2];    /* shared addresses of the ring and of full[0] (below)  */
+    __shared__ uint32_t ring_at[3];    /* shared addresses of the ring, full[0], empty[0]     */
     /* STAGES leaves room for these but does not count them: check. */
     static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn + sizeof pair_full + sizeof pair_empty +
                           sizeof pair_slot + sizeof ring_at <= SMEM_MAX,
@@ -252,10 +252,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * and at CTA 0 one more from CTA 1's relay. (One per lane of warp 0, each
      * lane fencing its own, was 0.3-0.65 us slower: plots/NOTES.md.) */
     if (tid == 0) {
-        /* Read back by the consumers (their main loop): stored before the
-         * init fence below, which releases them with the inits. */
+        /* Read back by the producer and the consumers for their main loops
+         * (see the consumers'): stored before the init fence below, which
+         * releases them with the inits. */
         ring_at[0] = smem_u32(smem);
         ring_at[1] = smem_u32(full);
+        ring_at[2] = smem_u32(empty);
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
             mbarrier_init(&turn[c], 1);
@@ -277,6 +279,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         setmaxnreg_dec<40>();
         if (tid == 0) {
             pipeline pipe = pipeline_producer(full, empty, STAGES);
+            const uint32_t ring = ring_at[0], full_sh = ring_at[1], empty_sh = ring_at[2];
             sk_work w;
             for (int i = 0; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
                 int m_block, n_block;
@@ -284,8 +287,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 /* The CTA's rank is read afresh for each stage: held, with the
                  * offsets it gives, it spilled from the producer's 40 registers. */
                 for (int kt = w.kb; kt < w.ke; kt++) {
-                    producer_acquire(&pipe); /* released by both CTAs' consumers */
-                    load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
+                    /* producer_acquire: released by both CTAs' consumers */
+                    mbarrier_wait_parity_u32(empty_sh + 8 * pipe.stage, pipe.phase);
+                    load_stage<BM, BN>(ring + pipe.stage * STAGE_BYTES, full_sh + 8 * pipe.stage, &tmap_a,
                                    &tmap_b, kt, m_block * BM, n_block * BN, cluster_ctarank(), plan.share_b,
                                    plan.a_rows);
                     pipeline_advance(&pipe);
