@@ -26,6 +26,13 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar, uint32_
                  :: "r"(smem_u32(bar)), "r"(bytes) : "memory");
 }
 
+/* The same on a barrier given by its shared-window address (smem_u32). */
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+                 :: "r"(bar), "r"(bytes) : "memory");
+}
+
 __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n"
@@ -48,6 +55,28 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(uint64_t *bar, uint32_t
 __device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t parity)
 {
     while (!mbarrier_try_wait_parity(bar, parity)) {
+    }
+}
+
+/* The same wait on a barrier given by its shared-window address (smem_u32 of
+ * it). A loop that keeps the address in a register then converts no generic
+ * pointer per wait: in cluster kernels that conversion reads the CTA's
+ * window base (S2UR SR_CgaCtaId, tens of cycles) each time. */
+__device__ __forceinline__ bool mbarrier_try_wait_parity_u32(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "selp.u32 %0, 1, 0, p;\n"
+                 "}\n"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity_u32(uint32_t bar, uint32_t parity)
+{
+    while (!mbarrier_try_wait_parity_u32(bar, parity)) {
     }
 }
 

@@ -27,6 +27,17 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
                  : "memory");
 }
 
+/* The same with dst and bar given by their shared-window addresses (smem_u32),
+ * for a loop that keeps them in registers (v7's producer). */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
+    uint32_t dst, const CUtensorMap *map, int col, int row, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 :: "r"(dst), "l"(map), "r"(col), "r"(row), "r"(bar)
+                 : "memory");
+}
+
 /* Global -> shared of every CTA in cta_mask (bit r: cluster rank r), at the
  * same offset in each; each destination's mbarrier at bar's offset gets the
  * bytes as complete_tx. One L2 read feeds several SMs. */
@@ -37,6 +48,16 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multica
                  ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
                  :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar)),
                     "h"(cta_mask)
+                 : "memory");
+}
+
+/* The same with dst and bar given by their shared-window addresses. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
+    uint32_t dst, const CUtensorMap *map, int col, int row, uint32_t bar, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 :: "r"(dst), "l"(map), "r"(col), "r"(row), "r"(bar), "h"(cta_mask)
                  : "memory");
 }
 

@@ -25,9 +25,9 @@
  * CU_TENSOR_MAP_SWIZZLE_128B writes). The tile starts on a 1024-byte boundary;
  * to step along K inside the 128-byte row, add the byte offset to the start
  * address (the hardware applies the swizzle to the final address). */
-__device__ __forceinline__ uint64_t wgmma_desc_k_sw128(const void *tile)
+__device__ __forceinline__ uint64_t wgmma_desc_k_sw128_u32(uint32_t tile)
 {
-    uint64_t addr = smem_u32(tile);
+    uint64_t addr = tile;
     uint64_t d = 0;
     d |= (addr & 0x3FFFFull) >> 4;        /* bits  0-13: start address / 16                */
     d |= (uint64_t)(16 >> 4) << 16;       /* bits 16-29: leading-dim byte offset / 16: not
@@ -37,6 +37,23 @@ __device__ __forceinline__ uint64_t wgmma_desc_k_sw128(const void *tile)
                                           /* bits 49-51: base offset = 0 (1024-aligned)     */
     d |= (uint64_t)1 << 62;               /* bits 62-63: layout 1 = 128-byte swizzle        */
     return d;
+}
+
+/* The same from a pointer. Shared memory ends below 256 KB, so the start
+ * address field (bits 0-13) never carries into the next: the descriptor of
+ * a tile `bytes` further on is this one with bytes / 16 added to its low
+ * word (wgmma_desc_advance; v7 steps its descriptors so). */
+__device__ __forceinline__ uint64_t wgmma_desc_k_sw128(const void *tile)
+{
+    return wgmma_desc_k_sw128_u32(smem_u32(tile));
+}
+
+/* Descriptor d moved `bytes` further on in shared memory (a multiple of 16):
+ * only its start address field changes, and it never carries (see above),
+ * so the step is one 32-bit add on the low word. */
+__device__ __forceinline__ uint64_t wgmma_desc_advance(uint64_t d, uint32_t bytes)
+{
+    return (d & 0xFFFFFFFF00000000ull) | (uint32_t)((uint32_t)d + (bytes >> 4));
 }
 
 /* Orders this thread's register and shared-memory accesses before later wgmma. */

@@ -122,7 +122,7 @@
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
  * at M = 64). */
 template <int BM, int BN>
-__device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full,
+__device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                            int kt, int m0, int n0, uint32_t rank, int share_b,
                                            int a_rows)
@@ -223,9 +223,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t pair_full[1];  /* CTA 0's scheduler has put the next pair in pair_slot */
     __shared__ uint64_t pair_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it  */
     __shared__ int pair_slot[3];       /* the next piece: pair, kb, ke; pair -1: none left    */
+    __shared__ uint32_t ring_at[3];    /* shared addresses of the ring, full[0], empty[0]     */
     /* STAGES leaves room for these but does not count them: check. */
     static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn + sizeof pair_full + sizeof pair_empty +
-                          sizeof pair_slot <= SMEM_MAX,
+                          sizeof pair_slot + sizeof ring_at <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
 
     const int tid = threadIdx.x;
@@ -251,6 +252,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * and at CTA 0 one more from CTA 1's relay. (One per lane of warp 0, each
      * lane fencing its own, was 0.3-0.65 us slower: plots/NOTES.md.) */
     if (tid == 0) {
+        /* Read back by the producer and the consumers for their main loops
+         * (see the consumers'): stored before the init fence below, which
+         * releases them with the inits. */
+        ring_at[0] = smem_u32(smem);
+        ring_at[1] = smem_u32(full);
+        ring_at[2] = smem_u32(empty);
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
             mbarrier_init(&turn[c], 1);
@@ -272,6 +279,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         setmaxnreg_dec<40>();
         if (tid == 0) {
             pipeline pipe = pipeline_producer(full, empty, STAGES);
+            const uint32_t ring = ring_at[0], full_sh = ring_at[1], empty_sh = ring_at[2];
             sk_work w;
             for (int i = 0; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
                 int m_block, n_block;
@@ -279,8 +287,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 /* The CTA's rank is read afresh for each stage: held, with the
                  * offsets it gives, it spilled from the producer's 40 registers. */
                 for (int kt = w.kb; kt < w.ke; kt++) {
-                    producer_acquire(&pipe); /* released by both CTAs' consumers */
-                    load_stage<BM, BN>(smem + pipe.stage * STAGE_BYTES, &full[pipe.stage], &tmap_a,
+                    /* producer_acquire: released by both CTAs' consumers */
+                    mbarrier_wait_parity_u32(empty_sh + 8 * pipe.stage, pipe.phase);
+                    load_stage<BM, BN>(ring + pipe.stage * STAGE_BYTES, full_sh + 8 * pipe.stage, &tmap_a,
                                    &tmap_b, kt, m_block * BM, n_block * BN, cluster_ctarank(), plan.share_b,
                                    plan.a_rows);
                     pipeline_advance(&pipe);
@@ -350,6 +359,20 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         int stored = 0; /* slices this consumer has handed to the TMA engine */
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
+        /* The main loop below is one warp's stream of instructions, issued
+         * one after another with nothing to hide their latency: on 64-row
+         * tiles it, not the tensor cores, sets the pace (a k-tile every ~450
+         * cycles, 4 x 32 of them MMAs; plots/NOTES.md). So it takes its
+         * addresses from registers: the full barriers', its release's (thread
+         * r of the warpgroup releases CTA r's empty barrier) and stage 0's
+         * descriptors, stepped to stage s by addition (wgmma_desc_advance).
+         * The shared addresses are loaded (ring_at), not worked out: ptxas
+         * worked a computed one out again on every k-tile, from the CTA's
+         * window base (S2UR SR_CgaCtaId). */
+        const uint32_t ring = ring_at[0], full_sh = ring_at[1];
+        const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
+        const uint64_t desc_a0 = wgmma_desc_k_sw128_u32(ring + h * 64 * 128);
+        const uint64_t desc_b0 = wgmma_desc_k_sw128_u32(ring + TILE_A_BYTES);
         /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
          * steps over the stages of the other's. It starts a piece only once
          * the other has seen the last stage of the piece before land: the MMAs
@@ -383,9 +406,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
                 const int s = pipe.stage;
-                uint8_t *tile_a = smem + s * STAGE_BYTES; /* [BM][BK] fp16, swizzled */
-                uint8_t *tile_b = tile_a + TILE_A_BYTES;  /* [BN][BK] fp16, swizzled */
-                consumer_acquire(&pipe);
+                /* stage s: A [BM][BK] then B [BN][BK], fp16, swizzled */
+                const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
+                mbarrier_wait_parity_u32(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
                 if (ROW_WGS == 1 && kt == w.ke - 1 && t == 0)
                     mbarrier_arrive(&turn[c]); /* the piece's last stage is here: the other's turn */
 
@@ -393,9 +416,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     wgmma_fence();
 #pragma unroll
                     for (int k = 0; k < BK / 16; k++) {
-                        /* 16 fp16 of K = 32 bytes along each swizzled row. */
-                        const uint64_t db = wgmma_desc_k_sw128(tile_b + k * 32);
-                        const uint64_t da = wgmma_desc_k_sw128(tile_a + h * 64 * 128 + k * 32);
+                        /* 16 fp16 of K = 32 bytes (2 x 16) along each swizzled row. */
+                        const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + k * 32);
+                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + k * 32);
                         wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
                     }
                     wgmma_commit_group();
@@ -403,13 +426,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
                 wgmma_wait_group<1>();
                 if (kt > w.kb && tid % 128 < CLUSTER)
-                    consumer_release_cluster(&pipe, prev, tid % 128);
+                    mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* consumer_release_cluster */
                 prev = s;
                 pipeline_advance(&pipe);
             }
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
-                consumer_release_cluster(&pipe, prev, tid % 128); /* the piece's last stage */
+                mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
 
             /* The workspace has a slot and a flag per cluster, CTA and consumer
              * (write_partials lays the slot out); this consumer's: */
