@@ -62,7 +62,7 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t par
  * it). A loop that keeps the address in a register then converts no generic
  * pointer per wait: in cluster kernels that conversion reads the CTA's
  * window base (S2UR SR_CgaCtaId, tens of cycles) each time. */
-__device__ __forceinline__ bool mbarrier_try_wait_parity_u32(uint32_t bar, uint32_t parity)
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity)
 {
     uint32_t done;
     asm volatile("{\n"
@@ -74,9 +74,9 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity_u32(uint32_t bar, uint3
     return done != 0;
 }
 
-__device__ __forceinline__ void mbarrier_wait_parity_u32(uint32_t bar, uint32_t parity)
+__device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity)
 {
-    while (!mbarrier_try_wait_parity_u32(bar, parity)) {
+    while (!mbarrier_try_wait_parity(bar, parity)) {
     }
 }
 

@@ -25,7 +25,7 @@
  * CU_TENSOR_MAP_SWIZZLE_128B writes). The tile starts on a 1024-byte boundary;
  * to step along K inside the 128-byte row, add the byte offset to the start
  * address (the hardware applies the swizzle to the final address). */
-__device__ __forceinline__ uint64_t wgmma_desc_k_sw128_u32(uint32_t tile)
+__device__ __forceinline__ uint64_t wgmma_desc_k_sw128(uint32_t tile)
 {
     uint64_t addr = tile;
     uint64_t d = 0;
@@ -45,7 +45,7 @@ __device__ __forceinline__ uint64_t wgmma_desc_k_sw128_u32(uint32_t tile)
  * word (wgmma_desc_advance; v7 steps its descriptors so). */
 __device__ __forceinline__ uint64_t wgmma_desc_k_sw128(const void *tile)
 {
-    return wgmma_desc_k_sw128_u32(smem_u32(tile));
+    return wgmma_desc_k_sw128(smem_u32(tile));
 }
 
 /* Descriptor d moved `bytes` further on in shared memory (a multiple of 16):

@@ -288,7 +288,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                  * offsets it gives, it spilled from the producer's 40 registers. */
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     /* producer_acquire: released by both CTAs' consumers */
-                    mbarrier_wait_parity_u32(empty_sh + 8 * pipe.stage, pipe.phase);
+                    mbarrier_wait_parity(empty_sh + 8 * pipe.stage, pipe.phase);
                     load_stage<BM, BN>(ring + pipe.stage * STAGE_BYTES, full_sh + 8 * pipe.stage, &tmap_a,
                                    &tmap_b, kt, m_block * BM, n_block * BN, cluster_ctarank(), plan.share_b,
                                    plan.a_rows);
@@ -371,8 +371,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * window base (S2UR SR_CgaCtaId). */
         const uint32_t ring = ring_at[0], full_sh = ring_at[1];
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
-        const uint64_t desc_a0 = wgmma_desc_k_sw128_u32(ring + h * 64 * 128);
-        const uint64_t desc_b0 = wgmma_desc_k_sw128_u32(ring + TILE_A_BYTES);
+        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + h * 64 * 128);
+        const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
         /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
          * steps over the stages of the other's. It starts a piece only once
          * the other has seen the last stage of the piece before land: the MMAs
@@ -408,7 +408,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 const int s = pipe.stage;
                 /* stage s: A [BM][BK] then B [BN][BK], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
-                mbarrier_wait_parity_u32(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
+                mbarrier_wait_parity(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
                 if (ROW_WGS == 1 && kt == w.ke - 1 && t == 0)
                     mbarrier_arrive(&turn[c]); /* the piece's last stage is here: the other's turn */
 
