@@ -5,7 +5,8 @@
 # synccheck) on small shapes, and the library-caller checks of
 # build/tests/streams_graph_vN (two streams at once, CUDA graphs). Every run
 # has a time limit, so a deadlocked kernel fails instead of hanging. The steps
-# run side by side (one job each); their logs are in build/gpu-test-<step>.log.
+# run side by side (one job each), and a step's runs several at once
+# (GPU_TEST_JOBS); their logs are in build/gpu-test-<step>.log.
 # Then, alone on the GPU, the driver's own time limit: build/broken/v4 (make
 # build-broken), whose kernel waits forever on a barrier, must end with exit 1
 # and one line naming it.
@@ -162,19 +163,41 @@ run_plan() { # [VAR=value] shape plan-regex
     fi
 }
 
+# Several of a step's verification runs at once (GPU_TEST_JOBS, default 4,
+# counting the step's sanitizer runs as one): most of a run's time is the
+# host's (inputs, the fp64 reference, the comparisons), one core each, so v7's
+# ~130 runs took 8.5 minutes one after another. Each job's lines go to a
+# numbered file, printed in the order the jobs were started.
+job() { # command...
+    while [ "$(jobs -rp | wc -l)" -ge "${GPU_TEST_JOBS:-4}" ]; do wait -n; done
+    JOB_N=$((JOB_N + 1))
+    "$@" >"$JOB_DIR/$(printf '%04d' "$JOB_N")" 2>&1 &
+}
+
 test_step() {
-    local bin=./${1%%_*} shape tool
+    local bin=./${1%%_*} shape
+    JOB_DIR=build/gpu-test-$1.jobs JOB_N=0
+    rm -rf "$JOB_DIR" && mkdir -p "$JOB_DIR" || exit 1
+    # The sanitizers, one after another, beside the rest (their lines last).
+    sanitizer_tests "$1" >"$JOB_DIR/sanitizers" 2>&1 &
     # Two streams at once, CUDA-graph capture and replay (tests/streams_graph.c).
-    run_checks "streams_graph_${1%%_*}" 300 "build/tests/streams_graph_${1%%_*}"
-    expect_refusal "$bin 200000 200000 200000 (too large for memory)" "GiB of GPU memory" \
+    job run_checks "streams_graph_${1%%_*}" 300 "build/tests/streams_graph_${1%%_*}"
+    job expect_refusal "$bin 200000 200000 200000 (too large for memory)" "GiB of GPU memory" \
         "$bin" 200000 200000 200000 --reps 0
     for shape in "${SHAPES[@]}"; do
         # shellcheck disable=SC2086
-        run "$bin $shape" 300 $bin $shape --check both --reps 0
+        job run "$bin $shape" 300 $bin $shape --check both --reps 0
     done
     if [ "$1" = v7_stream_k ]; then
-        for shape in "${V7_PLANS[@]}"; do run_plan "${shape%%|*}" "${shape#*|}"; done
+        for shape in "${V7_PLANS[@]}"; do job run_plan "${shape%%|*}" "${shape#*|}"; done
     fi
+    wait
+    cat "$JOB_DIR"/[0-9]* "$JOB_DIR/sanitizers"
+    rm -rf "$JOB_DIR"
+}
+
+sanitizer_tests() {
+    local bin=./${1%%_*} shape tool
     # The sanitizers slow kernels down by orders of magnitude: the driver's
     # own limit (10 s at these sizes) is lifted; the outer timeout still holds.
     # At most three sanitizer processes at once (a lock per step number mod

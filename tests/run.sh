@@ -5,7 +5,8 @@
 # has what its stage is about (wgmma, TMA, mbarriers, setmaxnreg) and no
 # spills, stack frame or serialization warnings, the deliberately deadlocked
 # v4 of make test-gpu really lacks its release, the plot script works, and
-# README.md's tables are what tools/readme_tables.sh renders from plots/*.csv.
+# README.md's tables are what tools/readme_tables.sh renders from plots/*.csv,
+# and tests/gpu.sh (make test-gpu) runs right on stub binaries.
 #
 # Every check prints PASS <name>, FAIL <name>: <why> or SKIP <name> (<why>);
 # the last line is "N passed, N failed, N skipped"; exit 1 if any failed.
@@ -675,6 +676,51 @@ printf '%s\n' '<!-- table:ladder -->' 'x' >"$tmp/open.md"
 rt "$tmp/open.md" "$tmp/open.out.md"
 check "README tables: an unclosed marker fails" "$(status $rc), stderr: $(first "$tmp/rt.err")" \
     eval '[ $rc -ne 0 ] && grep -q "not closed" "$tmp/rt.err"'
+
+# ---- l. tests/gpu.sh itself, on stub binaries (no GPU) ---------------------------
+# make test-gpu runs several of a step's runs at once (GPU_TEST_JOBS): its log
+# must list the same tests in the same order as one at a time, report a planted
+# failure and exit 1. The stubs stand in for ./v7, ./v4, streams_graph_vN,
+# build/broken/v4 and compute-sanitizer, each taking a random few centiseconds.
+if [ -x "$BUILD_DIR/tools/shapes" ]; then
+    g=$tmp/gputest
+    mkdir -p "$g/tests" "$g/build/tools" "$g/build/tests" "$g/build/broken" "$g/bin"
+    cp tests/gpu.sh "$g/tests/" && cp "$BUILD_DIR/tools/shapes" "$g/build/tools/"
+    cat >"$g/v7" <<'STUB'
+#!/usr/bin/env bash
+sleep "0.0$((RANDOM % 6))"
+if [ "$1" = 200000 ]; then echo "error: needs 1 GiB of GPU memory" >&2; exit 1; fi
+if [ "$1 $2 $3" = "129 257 200" ]; then echo "FAIL planted"; exit 1; fi
+echo "v7 plan: tiles ${V7_TILE:-model} $*"
+STUB
+    printf '#!/usr/bin/env bash\necho "PASS two streams"\n' >"$g/build/tests/streams_graph_v7"
+    printf '#!/usr/bin/env bash\nsleep "0.0$((RANDOM %% 4))"\nwhile [ "${1:0:2}" = -- ]; do shift 2; done\nexec "$@"\n' \
+        >"$g/bin/compute-sanitizer"
+    cp "$g/v7" "$g/v4" && cp "$g/v7" "$g/build/broken/v4" && cp "$g/build/tests/streams_graph_v7" "$g/build/tests/streams_graph_v4"
+    chmod +x "$g/v7" "$g/v4" "$g/build/broken/v4" "$g/build/tests/"* "$g/bin/compute-sanitizer"
+    for j in 1 4; do
+        (cd "$g" && PATH="$g/bin:$PATH" STEPS="v4_raster v7_stream_k" GPU_TEST_JOBS=$j timeout 300 bash tests/gpu.sh) \
+            >"$tmp/gpu$j.out" 2>&1
+        echo $? >"$tmp/gpu$j.rc"
+    done
+    names() { grep -E '^(PASS|FAIL) ' "$1" | sed -E 's/ \([0-9]+ s\)$//'; }
+    check "test-gpu script: a planted failure fails it (exit 1, its FAIL line)" \
+        "exit $(cat "$tmp/gpu4.rc"), $(grep -c '^FAIL ./v7 129 257 200' "$tmp/gpu4.out") FAIL lines for it" \
+        eval '[ "$(cat "$tmp/gpu4.rc")" = 1 ] && grep -q "^FAIL ./v7 129 257 200 (exit 1)" "$tmp/gpu4.out"'
+    check "test-gpu script: 4 runs at once list what 1 at a time does, in order ($(names "$tmp/gpu4.out" | grep -c '') tests)" \
+        "$(diff <(names "$tmp/gpu1.out") <(names "$tmp/gpu4.out") | grep -m 1 '^[<>]')" \
+        eval 'names "$tmp/gpu1.out" | grep -q "compute-sanitizer --tool synccheck" && cmp -s <(names "$tmp/gpu1.out") <(names "$tmp/gpu4.out")'
+    # Each step's block in the sequential order: streams_graph, the refusal, the
+    # shapes (and v7's plans), then the sanitizers; the deadlocked v4 last.
+    names "$tmp/gpu4.out" | awk '{ k = /streams_graph/ ? "S" : /too large/ ? "R" : /compute-sanitizer/ ? "Z" : /broken/ ? "B" : "X"
+                                   if (k != last) printf "%s", k; last = k } END { print "" }' >"$tmp/gpu4.kinds"
+    check "test-gpu script: each step's runs in their order (streams, refusal, shapes, sanitizers)" \
+        "blocks $(cat "$tmp/gpu4.kinds"), want SRXZSRXZB" grep -qx SRXZSRXZB "$tmp/gpu4.kinds"
+    check "test-gpu script: its summary counts its lines" "$(tail -n 1 "$tmp/gpu4.out")" \
+        grep -qx "gpu tests: $(grep -c '^PASS ' "$tmp/gpu4.out") passed, $(grep -c '^FAIL ' "$tmp/gpu4.out") failed" "$tmp/gpu4.out"
+else
+    skipped "test-gpu script on stub binaries" "no $BUILD_DIR/tools/shapes"
+fi
 
 for f in "${failed[@]}"; do echo "  failed: $f"; done
 echo "$pass passed, $fail failed, $skip skipped"
