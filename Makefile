@@ -46,7 +46,7 @@ help:
 	@echo "make test           CPU tests: builds, host tests, compiled-code checks, plot (no GPU needed)"
 	@echo "make test-gpu       GPU tests on a Hopper GPU: shape sweep, both checks, compute-sanitizer,"
 	@echo "                    two streams at once and CUDA-graph replay (build/tests/streams_graph_vN);"
-	@echo "                    GPU_TEST_JOBS=n of a step's runs at once (default 4)"
+	@echo "                    GPU_TEST_JOBS=n of a step's runs at once (default: cores / steps, 1..4)"
 	@echo "make build-broken   build/broken/v4: v4 whose consumers never release a stage (hangs; for test-gpu)"
 	@echo "make bench          every step and cuBLAS over a size sweep -> plots/results.csv"
 	@echo "make bench-awkward  v6, v7 and cuBLAS over small, skinny and odd-pitch shapes -> plots/awkward.csv"

@@ -163,13 +163,20 @@ run_plan() { # [VAR=value] shape plan-regex
     fi
 }
 
-# Several of a step's verification runs at once (GPU_TEST_JOBS, default 4,
-# counting the step's sanitizer runs as one): most of a run's time is the
-# host's (inputs, the fp64 reference, the comparisons), one core each, so v7's
-# ~130 runs took 8.5 minutes one after another. Each job's lines go to a
-# numbered file, printed in the order the jobs were started.
+# Several of a step's verification runs at once (GPU_TEST_JOBS, counting the
+# step's sanitizer runs as one; by default the host's cores shared among the
+# steps, 1 to 4 each): most of a run's time is the host's (inputs, the fp64
+# reference, the comparisons), one core each, so v7's ~130 runs took 8.5
+# minutes one after another. Each job's lines go to a numbered file, printed
+# in the order the jobs were started.
+nsteps=$(wc -w <<<"$STEPS")
+cores=$(nproc 2>/dev/null || echo 4)
+jobs_default=$((cores / nsteps))
+[ "$jobs_default" -gt 4 ] && jobs_default=4
+[ "$jobs_default" -lt 1 ] && jobs_default=1
+GPU_TEST_JOBS=${GPU_TEST_JOBS:-$jobs_default}
 job() { # command...
-    while [ "$(jobs -rp | wc -l)" -ge "${GPU_TEST_JOBS:-4}" ]; do wait -n; done
+    while [ "$(jobs -rp | wc -l)" -ge "$GPU_TEST_JOBS" ]; do wait -n; done
     JOB_N=$((JOB_N + 1))
     "$@" >"$JOB_DIR/$(printf '%04d' "$JOB_N")" 2>&1 &
 }
