@@ -19,18 +19,21 @@ __device__ __forceinline__ void fence_mbarrier_init_release_cluster()
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 }
 
-/* One arrival that also announces `bytes` of TMA data still to land in this phase. */
-__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
-                 :: "r"(smem_u32(bar)), "r"(bytes) : "memory");
-}
-
-/* The same on a barrier given by its shared-window address (smem_u32). */
+/* One arrival that also announces `bytes` of TMA data still to land in this
+ * phase. The barrier by its shared-window address (smem_u32): a loop that
+ * keeps the address in a register converts no generic pointer per call (in
+ * cluster kernels that conversion reads the CTA's window base, S2UR
+ * SR_CgaCtaId, tens of cycles). */
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
                  :: "r"(bar), "r"(bytes) : "memory");
+}
+
+/* The same by pointer. */
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+    mbarrier_arrive_expect_tx(smem_u32(bar), bytes);
 }
 
 __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
@@ -39,29 +42,8 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
                  :: "r"(smem_u32(bar)) : "memory");
 }
 
-/* True once the phase with the given parity (0 or 1) has completed. */
-__device__ __forceinline__ bool mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity)
-{
-    uint32_t done;
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                 "selp.u32 %0, 1, 0, p;\n"
-                 "}\n"
-                 : "=r"(done) : "r"(smem_u32(bar)), "r"(parity) : "memory");
-    return done != 0;
-}
-
-__device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t parity)
-{
-    while (!mbarrier_try_wait_parity(bar, parity)) {
-    }
-}
-
-/* The same wait on a barrier given by its shared-window address (smem_u32 of
- * it). A loop that keeps the address in a register then converts no generic
- * pointer per wait: in cluster kernels that conversion reads the CTA's
- * window base (S2UR SR_CgaCtaId, tens of cycles) each time. */
+/* True once the phase with the given parity (0 or 1) has completed; the
+ * barrier by its shared-window address, as above. */
 __device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity)
 {
     uint32_t done;
@@ -78,6 +60,17 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t pari
 {
     while (!mbarrier_try_wait_parity(bar, parity)) {
     }
+}
+
+/* The same two by pointer. */
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity)
+{
+    return mbarrier_try_wait_parity(smem_u32(bar), parity);
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity(uint64_t *bar, uint32_t parity)
+{
+    mbarrier_wait_parity(smem_u32(bar), parity);
 }
 
 /* Cluster forms (v6). An arrival on a barrier of any CTA of the cluster,

@@ -17,18 +17,9 @@ __device__ __forceinline__ void prefetch_tensormap(const CUtensorMap *map)
     asm volatile("prefetch.tensormap [%0];\n" :: "l"(map) : "memory");
 }
 
-/* Global -> shared; the bytes land as complete_tx on the mbarrier `bar`. */
-__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
-    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n"
-                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar))
-                 : "memory");
-}
-
-/* The same with dst and bar given by their shared-window addresses (smem_u32),
- * for a loop that keeps them in registers (v7's producer). */
+/* Global -> shared; the bytes land as complete_tx on the mbarrier `bar`. dst
+ * and bar by their shared-window addresses (smem_u32), which a loop can keep
+ * in registers (v7's producer). */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
     uint32_t dst, const CUtensorMap *map, int col, int row, uint32_t bar)
 {
@@ -38,20 +29,16 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
                  : "memory");
 }
 
+/* The same by pointers. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
+    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar)
+{
+    cp_async_bulk_tensor_2d_global_to_shared(smem_u32(dst), map, col, row, smem_u32(bar));
+}
+
 /* Global -> shared of every CTA in cta_mask (bit r: cluster rank r), at the
  * same offset in each; each destination's mbarrier at bar's offset gets the
  * bytes as complete_tx. One L2 read feeds several SMs. */
-__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
-    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar, uint16_t cta_mask)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
-                 :: "r"(smem_u32(dst)), "l"(map), "r"(col), "r"(row), "r"(smem_u32(bar)),
-                    "h"(cta_mask)
-                 : "memory");
-}
-
-/* The same with dst and bar given by their shared-window addresses. */
 __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
     uint32_t dst, const CUtensorMap *map, int col, int row, uint32_t bar, uint16_t cta_mask)
 {
@@ -59,6 +46,13 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multica
                  ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
                  :: "r"(dst), "l"(map), "r"(col), "r"(row), "r"(bar), "h"(cta_mask)
                  : "memory");
+}
+
+/* The same by pointers. */
+__device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared_multicast(
+    void *dst, const CUtensorMap *map, int col, int row, uint64_t *bar, uint16_t cta_mask)
+{
+    cp_async_bulk_tensor_2d_global_to_shared_multicast(smem_u32(dst), map, col, row, smem_u32(bar), cta_mask);
 }
 
 /* Global -> shared, cta_group::2 (sm_100a, Blackwell v6): the tile lands in

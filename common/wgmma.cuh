@@ -39,18 +39,16 @@ __device__ __forceinline__ uint64_t wgmma_desc_k_sw128(uint32_t tile)
     return d;
 }
 
-/* The same from a pointer. Shared memory ends below 256 KB, so the start
- * address field (bits 0-13) never carries into the next: the descriptor of
- * a tile `bytes` further on is this one with bytes / 16 added to its low
- * word (wgmma_desc_advance; v7 steps its descriptors so). */
+/* The same from a pointer. */
 __device__ __forceinline__ uint64_t wgmma_desc_k_sw128(const void *tile)
 {
     return wgmma_desc_k_sw128(smem_u32(tile));
 }
 
 /* Descriptor d moved `bytes` further on in shared memory (a multiple of 16):
- * only its start address field changes, and it never carries (see above),
- * so the step is one 32-bit add on the low word. */
+ * only its start address field (bits 0-13) changes, and as shared memory
+ * ends below 256 KB it never carries into the next field, so the step is one
+ * 32-bit add on the low word (v7 steps its descriptors so). */
 __device__ __forceinline__ uint64_t wgmma_desc_advance(uint64_t d, uint32_t bytes)
 {
     return (d & 0xFFFFFFFF00000000ull) | (uint32_t)((uint32_t)d + (bytes >> 4));
