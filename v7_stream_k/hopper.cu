@@ -368,10 +368,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * descriptors, stepped to stage s by addition (wgmma_desc_advance).
          * The shared addresses are loaded (ring_at), not worked out: ptxas
          * worked a computed one out again on every k-tile, from the CTA's
-         * window base (S2UR SR_CgaCtaId). */
+         * window base (S2UR SR_CgaCtaId). The stage and the consumer's rows
+         * go through redux_sync_max_u32: ptxas cannot tell that they are the
+         * same in every lane (they come from threadIdx.x / 128), and without
+         * it builds the descriptors in vector registers, 16 R2UR a k-tile. */
         const uint32_t ring = ring_at[0], full_sh = ring_at[1];
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
-        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + h * 64 * 128);
+        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + redux_sync_max_u32((uint32_t)h) * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
         /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
          * steps over the stages of the other's. It starts a piece only once
@@ -405,7 +408,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
-                const int s = pipe.stage;
+                const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
                 /* stage s: A [BM][BK] then B [BN][BK], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
                 mbarrier_wait_parity(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
