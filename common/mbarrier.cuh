@@ -36,10 +36,16 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar, uint32_
     mbarrier_arrive_expect_tx(smem_u32(bar), bytes);
 }
 
+/* One arrival; the barrier by its shared-window address, as above. */
+__device__ __forceinline__ void mbarrier_arrive(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(bar) : "memory");
+}
+
+/* The same by pointer. */
 __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
 {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n"
-                 :: "r"(smem_u32(bar)) : "memory");
+    mbarrier_arrive(smem_u32(bar));
 }
 
 /* True once the phase with the given parity (0 or 1) has completed; the

@@ -1,6 +1,6 @@
-/* Warpgroup roles (sm_90a): moving registers between warpgroups, and named
- * barriers that synchronize a subset of the CTA's warps. One PTX instruction
- * per wrapper. */
+/* Warpgroup roles (sm_90a): moving registers between warpgroups, named
+ * barriers that synchronize a subset of the CTA's warps, and a warp-wide
+ * reduction. One PTX instruction per wrapper. */
 #ifndef COMMON_WARPGROUP_CUH
 #define COMMON_WARPGROUP_CUH
 
@@ -25,6 +25,19 @@ __device__ __forceinline__ void setmaxnreg_inc()
 __device__ __forceinline__ void bar_sync(int id, int threads)
 {
     asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(threads) : "memory");
+}
+
+/* The largest x of the warp's 32 lanes (all of them must call it). v7 passes
+ * values that every lane already holds alike: the result lives in a uniform
+ * register, so ptxas knows it is the warp's, and builds what follows from it
+ * (the wgmma descriptors of a stage) on the uniform datapath, where wgmma
+ * reads them, instead of in each thread's registers and moving them over
+ * (R2UR) before every wgmma. */
+__device__ __forceinline__ uint32_t redux_sync_max_u32(uint32_t x)
+{
+    uint32_t r;
+    asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;\n" : "=r"(r) : "r"(x));
+    return r;
 }
 
 #endif

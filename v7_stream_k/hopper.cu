@@ -223,7 +223,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t pair_full[1];  /* CTA 0's scheduler has put the next pair in pair_slot */
     __shared__ uint64_t pair_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it  */
     __shared__ int pair_slot[3];       /* the next piece: pair, kb, ke; pair -1: none left    */
-    __shared__ uint32_t ring_at[3];    /* shared addresses of the ring, full[0], empty[0]     */
+    __shared__ uint32_t ring_at[4];    /* shared addresses of the ring, full[0], empty[0], turn[0] */
     /* STAGES leaves room for these but does not count them: check. */
     static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn + sizeof pair_full + sizeof pair_empty +
                           sizeof pair_slot + sizeof ring_at <= SMEM_MAX,
@@ -258,6 +258,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         ring_at[0] = smem_u32(smem);
         ring_at[1] = smem_u32(full);
         ring_at[2] = smem_u32(empty);
+        ring_at[3] = smem_u32(turn);
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
         for (int c = 0; c < CONSUMERS; c++)
             mbarrier_init(&turn[c], 1);
@@ -368,10 +369,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * descriptors, stepped to stage s by addition (wgmma_desc_advance).
          * The shared addresses are loaded (ring_at), not worked out: ptxas
          * worked a computed one out again on every k-tile, from the CTA's
-         * window base (S2UR SR_CgaCtaId). */
-        const uint32_t ring = ring_at[0], full_sh = ring_at[1];
+         * window base (S2UR SR_CgaCtaId). The stage and the consumer's rows
+         * go through redux_sync_max_u32: ptxas cannot tell that they are the
+         * same in every lane (they come from threadIdx.x / 128), and without
+         * it builds the descriptors in vector registers, 16 R2UR a k-tile. */
+        const uint32_t ring = ring_at[0], full_sh = ring_at[1], turn_sh = ring_at[3] + 8 * c;
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
-        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + h * 64 * 128);
+        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + redux_sync_max_u32((uint32_t)h) * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
         /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
          * steps over the stages of the other's. It starts a piece only once
@@ -405,12 +409,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
-                const int s = pipe.stage;
+                const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
                 /* stage s: A [BM][BK] then B [BN][BK], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
                 mbarrier_wait_parity(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
                 if (ROW_WGS == 1 && kt == w.ke - 1 && t == 0)
-                    mbarrier_arrive(&turn[c]); /* the piece's last stage is here: the other's turn */
+                    mbarrier_arrive(turn_sh); /* the piece's last stage is here: the other's turn */
 
                 if (live) {
                     wgmma_fence();
