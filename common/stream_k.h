@@ -60,6 +60,12 @@ static const int sk_tile[SK_KINDS][2] = {
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
+/* K per k-tile (a stage of the kernel's ring), by tile shape: 128 for the
+ * 64-row tiles up to 128 columns wide, 64 for the others. A 64 x 64 k-tile
+ * of 64 is 128 cycles of MMAs, and its consumer's ~60 instructions around
+ * them (the wait, 4 wgmma, the release) took ~360 (plots/NOTES.md): twice
+ * the depth halves the waits and releases per MMA. The kernel's BK. */
+#define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
 
 typedef struct {
     int kind;        /* the tile shape, an index of sk_tile                     */
@@ -74,7 +80,8 @@ typedef struct {
                         read; the 128-row tiles keep their two half boxes)        */
     int m_blocks, n_blocks; /* bm x bn tiles                                      */
     int pairs;       /* units of the tile order                                  */
-    int k_tiles;     /* 64-wide k-tiles                                          */
+    int bk;          /* K per k-tile: SK_DEPTH(bm, bn)                          */
+    int k_tiles;     /* k-tiles of bk                                           */
     int clusters;    /* grid, in clusters                                        */
     int sk_pairs;    /* the last sk_pairs pairs are split stream-K; 0: none      */
     int64_t sk_iters; /* sk_pairs * k_tiles                                      */
@@ -84,9 +91,10 @@ typedef struct {
                         piece p % ways of pair p / ways; 0: not split-K          */
 } sk_plan;
 
-/* Rows of the TMA boxes v7 loads A and B in (64 k wide): the shared operand
- * in half-tile boxes, one per CTA, each multicast to both; A shorter than a
- * 64-row tile in one box of a_rows rows, CTA 0's (load_stage). */
+/* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
+ * the shared operand in half-tile boxes, one per CTA, each multicast to
+ * both; A shorter than a 64-row tile in one box of a_rows rows, CTA 0's
+ * (load_stage). */
 static inline int sk_box_rows_a(const sk_plan *s)
 {
     return s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / 2;
@@ -111,6 +119,7 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
     s.kind = kind;
     s.bm = sk_tile[kind][0];
     s.bn = sk_tile[kind][1];
+    s.bk = SK_DEPTH(s.bm, s.bn);
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
     s.share_b = s.m_blocks >= 2 && !share_a;
@@ -169,7 +178,7 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
     s.swap = c.swap != 0;
     if (c.share_a && s.m_blocks < 2)
         return -1;
-    s.k_tiles = (K + 63) / 64;
+    s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
@@ -307,10 +316,16 @@ typedef struct {
  * shapes, then 23, 20 and 30 of the worst of two random seeds) the rms log
  * error is unchanged to 3 digits (0.126 / 0.140 / 0.119 / 0.131) and the picks
  * run 0.937 / 0.960 / 0.932 / 0.939 of the fastest candidate, against 0.934 /
- * 0.960 / 0.918 / 0.929 (plots/calib/model/). */
+ * 0.960 / 0.918 / 0.929 (plots/calib/model/). Then, the k-tiles of 64 x 64
+ * and 64 x 128 made 128 deep, their two costs alone (fit --kinds 2,4, per
+ * k-tile of 128) to every candidate of the random fit set re-measured on
+ * both GPUs (plots/calib/deep/): rms log error 0.133; the picks run 0.972
+ * of the fastest candidate, 0.974 on the held-out set (with their costs
+ * doubled and not refitted, 0.972 / 0.969). piece[4] fitted to 0: a 64 x 64
+ * piece's epilogue is under the other consumer's MMAs. */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 285.0, 355.7, 247.7, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 616.2, 626.8, 136.9, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -323,7 +338,7 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
     if (!s->sk_pairs || s->ways)
         return 0; /* split-K's pieces of a pair start together: read once */
     const double rows = s->share_b ? 2.0 * s->bm + s->bn : s->bm + 2.0 * s->bn; /* per pair */
-    const double iter_bytes = rows * 64 * 2;                                    /* per k-tile */
+    const double iter_bytes = rows * s->bk * 2;                                 /* per k-tile */
     const double per = (double)s->sk_iters / s->clusters;
     const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * 2.0 * s->sk_pairs
                                         : (double)s->n_blocks * s->bn + s->bm * 2.0 * s->sk_pairs;
@@ -606,10 +621,10 @@ static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, 
 static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles on %d clusters, "
+             "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
              "%d stream-K (%lld iterations per cluster), %d whole%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
-             s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->clusters, s->sk_pairs,
+             s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
              (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "");
 }
 

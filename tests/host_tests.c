@@ -875,6 +875,12 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
     else
         EXPECT(s.a_rows == s.bm && ra == (s.share_b ? s.bm : s.bm / 2), "%dx%dx%d: a_rows %d box %d",
                M, N, K, s.a_rows, ra);
+    /* The k-tiles: 128 deep for the 64-row tiles up to 128 columns, 64 for
+     * the others (the kernel's BK is the same SK_DEPTH), covering K with
+     * less than one k-tile to spare. */
+    EXPECT(s.bk == ((s.bm == 64 && s.bn <= 128) ? 128 : 64) && (int64_t)s.k_tiles * s.bk >= K &&
+               (int64_t)(s.k_tiles - 1) * s.bk < K,
+           "%dx%dx%d: %d x %d tiles, %d k-tiles of %d", M, N, K, s.bm, s.bn, s.k_tiles, s.bk);
     if (cur_failed) return;
     const int whole = s.pairs - s.sk_pairs;
     const size_t units = (size_t)s.pairs * (size_t)s.k_tiles;

@@ -193,8 +193,9 @@ for step in $STEPS; do
             check "ptx $step has $w" "not found in $ptx" has "$ptx" "$w"
         done
         # v7: each kernel issues one wgmma per k-step, of its tile's whole width
-        # (BK / 16 = 4 per k-tile; two, of 192 and 48 columns for 240, ran 1-6%
-        # slower): per matmul_kernel<BM, BN, T> entry, the count and any other n.
+        # (BK / 16 per k-tile: 8 for 64 x 64 and 64 x 128, whose k-tiles are 128
+        # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower):
+        # per matmul_kernel<BM, BN, T> entry, the count and any other n.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
                      if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]E/) {
@@ -203,7 +204,8 @@ for step in $STEPS; do
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
                      cnt[name]++; if (s != bn) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
-                         if (cnt[x] != 4 || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
+                         split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) ? 8 : 4
+                         if (cnt[x] != want || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
                        print k " kernels" }' "$ptx" >"$tmp/wg"
             if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then
                 bad "ptx $step: one wgmma of the tile's width per k-step in every kernel" "$(first "$tmp/wg")"
@@ -518,11 +520,11 @@ else
     run_bin "$plan" 8192 8192 8192
     check "plan 8192^3: v6's tile" "$(grep '^v7 plan' "$tmp/out")" grep -q '^v7 plan: .*tiles 128 x 256, pairs share B' "$tmp/out"
     # A forced candidate (V7_TILE), as v7 takes it: that plan, exactly.
-    for c in "128x128:split8 512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
-        "64x64:split8 256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 128 k-tiles on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
-        "64x128:dp 16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 128 k-tiles on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole" \
-        "128x256:sk 8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
-        "128x256:dp:A 528 13184 2312|v7 plan: 528 x 13184 x 2312: tiles 128 x 256, pairs share A, 130 pairs of 37 k-tiles on 66 clusters, 0 stream-K (0 iterations per cluster), 130 whole"; do
+    for c in "128x128:split8 512 512 8192|v7 plan: 512 x 512 x 8192: tiles 128 x 128, pairs share B, 8 pairs of 128 k-tiles (64 deep) on 64 clusters, 8 stream-K (16 iterations per cluster), 0 whole, split-K" \
+        "64x64:split8 256 256 8192|v7 plan: 256 x 256 x 8192: tiles 64 x 64, pairs share B, 8 pairs of 64 k-tiles (128 deep) on 64 clusters, 8 stream-K (8 iterations per cluster), 0 whole, split-K" \
+        "64x128:dp 16 8192 8192 32|v7 plan: 16 x 8192 x 8192: tiles 64 x 128, pairs share A, 32 pairs of 64 k-tiles (128 deep) on 32 clusters, 0 stream-K (0 iterations per cluster), 32 whole" \
+        "128x256:sk 8192 8192 8192|v7 plan: 8192 x 8192 x 8192: tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles (64 deep) on 66 clusters, 34 stream-K (65 iterations per cluster), 990 whole" \
+        "128x256:dp:A 528 13184 2312|v7 plan: 528 x 13184 x 2312: tiles 128 x 256, pairs share A, 130 pairs of 37 k-tiles (64 deep) on 66 clusters, 0 stream-K (0 iterations per cluster), 130 whole"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
         run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }

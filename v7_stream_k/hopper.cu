@@ -67,7 +67,9 @@
  * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64,
  * 64 x 256, or 128 x 80 .. 240 in steps of 16 (the plan picks, sk_tile in
  * common/stream_k.h). */
-#define BK 64                         /* K per tile: 64 fp16 = 128 B = one swizzle row */
+#define BOX_K 64                      /* K per TMA box: 64 fp16 = 128 B = one swizzle row */
+#define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for 64 x 64 and 64 x 128
+                                       * (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
 #define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
                                        * 128-row tile; a 64-row tile is one's alone, and
@@ -78,13 +80,13 @@
  * width of the tile order is worked out per call from K and the L2 size
  * (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
 
-/* Shared memory: a ring of STAGES stages, each tile A [BM][BK] (16 or 8 KB)
- * then tile B [BN][BK] (32, 24, 16 or 8 KB), both K-major in the 128-byte swizzle
- * (see wgmma_desc_k_sw128); then, per consumer, C_BUFS slices of C [64][64]
- * fp16 (8 KB each) in the same swizzle. As many stages as fit in the 227 KB:
- * 4 x 48 KB (128 x 256), 6 x 32 KB (128 x 128), 8 x 24 KB (64 x 128, 128 x 64),
- * 12 x 16 KB (64 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4 to 7 stages for the
- * widths in steps of 16. */
+/* Shared memory: a ring of STAGES stages, each tile A [BK / 64][BM][64]
+ * then tile B [BK / 64][BN][64] (a box of 64 k per [rows][64]), K-major in
+ * the 128-byte swizzle (see wgmma_desc_k_sw128); then, per consumer, C_BUFS
+ * slices of C [64][64] fp16 (8 KB each) in the same swizzle. As many stages
+ * as fit in the 227 KB: 4 x 48 KB (128 x 256, 64 x 128), 6 x 32 KB (128 x
+ * 128, 64 x 64), 8 x 24 KB (128 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4
+ * to 7 stages for the widths in steps of 16. */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
@@ -128,23 +130,25 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
                                            int a_rows)
 {
     mbarrier_arrive_expect_tx(full, (uint32_t)(a_rows * BK * 2 + TILE_B_BYTES));
-    if (a_rows < BM) { /* C is one block row (the pair shares A); the rest of the A
-                        * tile is never written: the MMAs' rows there lie past C,
-                        * and no store writes them */
-        if (rank == 0)
-            cp_async_bulk_tensor_2d_global_to_shared_multicast(stage, tmap_a, kt * BK, m0, full,
-                                                               (1 << CLUSTER) - 1);
-        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
-    } else if (share_b) {
-        cp_async_bulk_tensor_2d_global_to_shared(stage, tmap_a, kt * BK, m0, full);
-        cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + TILE_A_BYTES + rank * TILE_B_BYTES / 2,
-                                                           tmap_b, kt * BK, n0 + rank * BN / 2, full,
-                                                           (1 << CLUSTER) - 1);
-    } else {
-        cp_async_bulk_tensor_2d_global_to_shared_multicast(stage + rank * TILE_A_BYTES / 2, tmap_a,
-                                                           kt * BK, m0 + rank * BM / 2, full,
-                                                           (1 << CLUSTER) - 1);
-        cp_async_bulk_tensor_2d_global_to_shared(stage + TILE_A_BYTES, tmap_b, kt * BK, n0, full);
+#pragma unroll
+    for (int j = 0; j < BK / BOX_K; j++) { /* box j: k = kt * BK + 64 j .. + 63 */
+        const int k = kt * BK + j * BOX_K;
+        const uint32_t a = stage + j * BM * BOX_K * 2, b = stage + TILE_A_BYTES + j * BN * BOX_K * 2;
+        if (a_rows < BM) { /* C is one block row (the pair shares A); the rest of the A
+                            * tile is never written: the MMAs' rows there lie past C,
+                            * and no store writes them */
+            if (rank == 0)
+                cp_async_bulk_tensor_2d_global_to_shared_multicast(a, tmap_a, k, m0, full, (1 << CLUSTER) - 1);
+            cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
+        } else if (share_b) {
+            cp_async_bulk_tensor_2d_global_to_shared(a, tmap_a, k, m0, full);
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / 2 * BOX_K * 2, tmap_b, k,
+                                                               n0 + rank * BN / 2, full, (1 << CLUSTER) - 1);
+        } else {
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + rank * BM / 2 * BOX_K * 2, tmap_a, k,
+                                                               m0 + rank * BM / 2, full, (1 << CLUSTER) - 1);
+            cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
+        }
     }
 }
 
@@ -362,8 +366,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
         /* The main loop below is one warp's stream of instructions, issued
          * one after another with nothing to hide their latency: on 64-row
-         * tiles it, not the tensor cores, sets the pace (a k-tile every ~450
-         * cycles, 4 x 32 of them MMAs; plots/NOTES.md). So it takes its
+         * tiles it, not the tensor cores, sets the pace (a 64 x 64 k-tile of
+         * 64 every ~450 cycles, 4 x 32 of them MMAs; plots/NOTES.md: hence
+         * also the k-tiles 128 deep, BK). So it takes its
          * addresses from registers: the full barriers', its release's (thread
          * r of the warpgroup releases CTA r's empty barrier) and stage 0's
          * descriptors, stepped to stage s by addition (wgmma_desc_advance).
@@ -410,7 +415,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
                 const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
-                /* stage s: A [BM][BK] then B [BN][BK], fp16, swizzled */
+                /* stage s: A [BK / 64][BM][64] then B [BK / 64][BN][64], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
                 mbarrier_wait_parity(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
                 if (ROW_WGS == 1 && kt == w.ke - 1 && t == 0)
@@ -420,9 +425,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     wgmma_fence();
 #pragma unroll
                     for (int k = 0; k < BK / 16; k++) {
-                        /* 16 fp16 of K = 32 bytes (2 x 16) along each swizzled row. */
-                        const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + k * 32);
-                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + k * 32);
+                        /* 16 fp16 of K = 32 bytes (2 x 16) along each swizzled row
+                         * of box k / 4. */
+                        const uint32_t box = (uint32_t)(k / 4) * BOX_K * 2, in = (uint32_t)(k % 4) * 32;
+                        const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
+                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
                         wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
                     }
                     wgmma_commit_group();
@@ -902,8 +909,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     const f16 *ka = plan.swap ? B : A, *kb = plan.swap ? A : B;
     const int Mk = plan.swap ? N : M, Nk = plan.swap ? M : N;
     CUtensorMap tmap_a, tmap_b, tmap_c, tmap_c16;
-    tmap_desc da = tmap_desc_make(ka, Mk, K, K, sk_box_rows_a(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
-    tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc da = tmap_desc_make(ka, Mk, K, K, sk_box_rows_a(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
+    tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
