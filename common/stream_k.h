@@ -60,6 +60,7 @@ static const int sk_tile[SK_KINDS][2] = {
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
+
 /* K per k-tile (a stage of the kernel's ring), by tile shape: 128 for the
  * 64-row tiles up to 128 columns wide, 64 for the others. A 64 x 64 k-tile
  * of 64 is 128 cycles of MMAs, and its consumer's ~60 instructions around

@@ -367,10 +367,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         /* The main loop below is one warp's stream of instructions, issued
          * one after another with nothing to hide their latency: on 64-row
          * tiles it, not the tensor cores, sets the pace (a 64 x 64 k-tile of
-         * 64 every ~450 cycles, 4 x 32 of them MMAs; plots/NOTES.md: hence
-         * also the k-tiles 128 deep, BK). So it takes its
-         * addresses from registers: the full barriers', its release's (thread
-         * r of the warpgroup releases CTA r's empty barrier) and stage 0's
+         * 64 took ~450 cycles, 4 x 32 of them MMAs: plots/NOTES.md; hence
+         * their k-tiles 128 deep, BK). So it takes its addresses from
+         * registers: the full barriers', its release's (thread r of the
+         * warpgroup releases CTA r's empty barrier) and stage 0's
          * descriptors, stepped to stage s by addition (wgmma_desc_advance).
          * The shared addresses are loaded (ring_at), not worked out: ptxas
          * worked a computed one out again on every k-tile, from the CTA's
@@ -426,8 +426,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 #pragma unroll
                     for (int k = 0; k < BK / 16; k++) {
                         /* 16 fp16 of K = 32 bytes (2 x 16) along each swizzled row
-                         * of box k / 4. */
-                        const uint32_t box = (uint32_t)(k / 4) * BOX_K * 2, in = (uint32_t)(k % 4) * 32;
+                         * of box k / (BOX_K / 16). */
+                        const uint32_t box = (uint32_t)(k / (BOX_K / 16)) * BOX_K * 2,
+                                       in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
                         const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
                         wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
