@@ -10,4 +10,11 @@ __device__ __forceinline__ void fence_proxy_async_shared_cta()
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+/* The same for global memory: v7's split-K pieces write their fp32 partials
+ * with ordinary stores and read each other's with bulk copies (TMA). */
+__device__ __forceinline__ void fence_proxy_async_global()
+{
+    asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
+
 #endif

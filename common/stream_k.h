@@ -68,6 +68,11 @@ static const int sk_tile[SK_KINDS][2] = {
  * the depth halves the waits and releases per MMA. The kernel's BK. */
 #define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
 
+/* Split-K's most pieces per pair: v7 gathers a piece's share of every
+ * piece's partials into its ring at once (up to 64 x bn x 4 bytes plus 16
+ * per piece, per consumer); an H100 or H200 holds 66 clusters at most. */
+#define SK_WAYS_MAX 128
+
 typedef struct {
     int kind;        /* the tile shape, an index of sk_tile                     */
     int swap;        /* 1: the operands' roles swapped: the kernel computes C^T =
@@ -167,7 +172,7 @@ static inline void sk_finish(sk_plan *s)
 /* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
  * not apply (stream-K with no partial wave, one wave more with no full one,
  * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
- * pairs, k-tiles); pairs sharing A asked for where C has one block row:
+ * pairs, k-tiles, SK_WAYS_MAX); pairs sharing A asked for where C has one block row:
  * they share A anyway). A swapped candidate is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
@@ -192,7 +197,8 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
             return -1;
         s.sk_pairs = rem + s.clusters;
     } else if (c.mode == SK_SPLIT) {
-        if (s.pairs >= s.clusters || c.ways < 2 || c.ways > s.clusters / s.pairs || c.ways > s.k_tiles)
+        if (s.pairs >= s.clusters || c.ways < 2 || c.ways > s.clusters / s.pairs || c.ways > s.k_tiles ||
+            c.ways > SK_WAYS_MAX)
             return -1;
         s.ways = c.ways;
         s.sk_pairs = s.pairs;
@@ -285,6 +291,7 @@ typedef struct {
     double partial_byte;     /* ns per byte of a CTA's fp32 partial, written or read */
     double fixup;            /* ns per call with partials: the workspace, flags   */
     double flag;             /* ns per flag waited for                            */
+    double gather;           /* ns per piece of a split-K pair: its flag and share gathered */
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
     double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
@@ -323,11 +330,18 @@ typedef struct {
  * both GPUs (plots/calib/deep/): rms log error 0.133; the picks run 0.972
  * of the fastest candidate, 0.974 on the held-out set (with their costs
  * doubled and not refitted, 0.972 / 0.969). piece[4] fitted to 0: a 64 x 64
- * piece's epilogue is under the other consumer's MMAs. */
+ * piece's epilogue is under the other consumer's MMAs. Then split-K's pieces
+ * gathered their shares of the partials by bulk copies (2-25% faster calls);
+ * split-K's per-piece cost, flag's until then, became a constant of its own
+ * (gather), kept at flag's value: on the re-measured sets
+ * (plots/calib/gather/) the model as it is picks 0.978 / 0.981 of the
+ * fastest; gather refitted alone (to 0), or with fixup and the partials'
+ * costs, lowered the rms log error from 0.165 to 0.122-0.130 but picked
+ * split-K where it lost: 0.973-0.974 / 0.976-0.978. */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 0.944, 1.000, 30.0};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once: ranges run side by side at staggered k-tiles, so a range's operand
@@ -397,7 +411,7 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
     const double d_whole = once * whole / bw;
     t_whole = sk_overlap(t_whole, d_whole, m);
     if (s->ways) { /* split-K: one piece each; write, wait for all, add 1/ways of each */
-        t_split = (int)((kt + s->ways - 1) / s->ways) * tk + tp + 2 * part + s->ways * m->flag;
+        t_split = (int)((kt + s->ways - 1) / s->ways) * tk + tp + 2 * part + s->ways * m->gather;
     } else if (s->sk_pairs) {
         /* A range: sk_pairs / clusters pairs' k-tiles, touching one pair more;
          * an owner adds the partials of the clusters / sk_pairs ranges (at

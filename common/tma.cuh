@@ -36,6 +36,17 @@ __device__ __forceinline__ void cp_async_bulk_tensor_2d_global_to_shared(
     cp_async_bulk_tensor_2d_global_to_shared(smem_u32(dst), map, col, row, smem_u32(bar));
 }
 
+/* Global -> shared without a tensor map: `bytes` contiguous bytes (16-byte
+ * aligned, a multiple of 16) from src to dst, landing as complete_tx on the
+ * mbarrier `bar` (both by shared-window address). */
+__device__ __forceinline__ void cp_async_bulk_global_to_shared(uint32_t dst, const void *src, uint32_t bytes,
+                                                               uint32_t bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 :: "r"(dst), "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+}
+
 /* Global -> shared of every CTA in cta_mask (bit r: cluster rank r), at the
  * same offset in each; each destination's mbarrier at bar's offset gets the
  * bytes as complete_tx. One L2 read feeds several SMs. */

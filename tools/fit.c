@@ -1,7 +1,8 @@
 /* Fits v7's plan cost model (common/stream_k.h, sk_model) to measured times
  * of candidate plans, on the CPU:
  *
- *   build/tools/fit [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv...
+ *   build/tools/fit [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] [--consts NAME,..]
+ *                   L2_BYTES DRAM_GBPS:calib.csv...
  *                   [--held-out DRAM_GBPS:calib.csv...]
  *
  * Each CSV is tools/calib.c's output (M,N,K,cand,ms) on a GPU of 66 clusters
@@ -12,7 +13,9 @@
  * with ever finer factors until none helps. It prints the constants as C,
  * the error, and for every shape with several candidates measured the
  * model's pick against the fastest measured: the time lost by choosing by
- * the model. Files after --held-out are not fitted to: the same summary of
+ * the model. --kinds and --consts (launch, partial_byte, fixup, flag,
+ * gather, dram_eff, l2_eff, overlap) name the constants to move, the others
+ * kept. Files after --held-out are not fitted to: the same summary of
  * the picks, on shapes the constants never saw, is printed for them apart.
  * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is.
  * --before K also compares the picks with the model's picks among tile
@@ -49,25 +52,30 @@ static double loss(const sk_model *m)
     return e;
 }
 
-/* The constants the fit moves: every one, or (only != 0) the per-k-tile
- * and per-piece costs of the tile shapes whose bit is set in `only`, the
- * others kept as sk_model_sm90 has them (kernels changed since their fit). */
-static int params(sk_model *m, double **p, unsigned only)
+static const char *const scalar_names[] = {"launch", "partial_byte", "fixup", "flag",
+                                           "gather", "dram_eff", "l2_eff", "overlap"};
+#define SCALARS 8
+static double *scalar(sk_model *m, int i)
 {
+    double *const at[SCALARS] = {&m->launch, &m->partial_byte, &m->fixup, &m->flag,
+                                 &m->gather, &m->dram_eff, &m->l2_eff, &m->overlap};
+    return at[i];
+}
+
+/* The constants the fit moves: every one, or (only or consts != 0) the
+ * per-k-tile and per-piece costs of the tile shapes whose bit is set in
+ * `only` and the scalars whose bit is set in `consts` (scalar_names' order),
+ * the others kept as sk_model_sm90 has them (kernels changed since their fit). */
+static int params(sk_model *m, double **p, unsigned only, unsigned consts)
+{
+    const int all = !only && !consts;
     int n = 0;
     for (int k = 0; k < SK_KINDS; k++)
-        if (!only || only >> k & 1) p[n++] = &m->k_tile[k];
+        if (all || only >> k & 1) p[n++] = &m->k_tile[k];
     for (int k = 0; k < SK_KINDS; k++)
-        if (!only || only >> k & 1) p[n++] = &m->piece[k];
-    if (only)
-        return n;
-    p[n++] = &m->launch;
-    p[n++] = &m->partial_byte;
-    p[n++] = &m->fixup;
-    p[n++] = &m->flag;
-    p[n++] = &m->dram_eff;
-    p[n++] = &m->l2_eff;
-    p[n++] = &m->overlap;
+        if (all || only >> k & 1) p[n++] = &m->piece[k];
+    for (int i = 0; i < SCALARS; i++)
+        if (all || consts >> i & 1) p[n++] = scalar(m, i);
     return n;
 }
 
@@ -146,7 +154,8 @@ static void picks(const sk_model *m, int from, int to, const char *label)
 
 int main(int argc, char **argv)
 {
-    unsigned only = 0; /* --kinds 2,4,5: fit those tile shapes' costs alone */
+    unsigned only = 0;   /* --kinds 2,4,5: fit those tile shapes' costs alone */
+    unsigned consts = 0; /* --consts gather,fixup: and those scalars */
     int no_fit = 0;
     if (argc > 1 && !strcmp(argv[1], "--no-fit")) {
         no_fit = 1;
@@ -190,8 +199,24 @@ int main(int argc, char **argv)
         argv += 2;
         argc -= 2;
     }
+    if (argc > 2 && !strcmp(argv[1], "--consts")) {
+        char names[256];
+        snprintf(names, sizeof names, "%s", argv[2]);
+        for (char *c = strtok(names, ","); c; c = strtok(NULL, ",")) {
+            int i = 0;
+            while (i < SCALARS && strcmp(c, scalar_names[i])) i++;
+            if (i == SCALARS) {
+                fprintf(stderr, "fit: error: --consts: '%s' is none of launch, partial_byte, fixup, flag, gather, "
+                                "dram_eff, l2_eff, overlap\n", c);
+                return 2;
+            }
+            consts |= 1u << i;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 3) {
-        fprintf(stderr, "fit: error: usage: %s [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
+        fprintf(stderr, "fit: error: usage: %s [--no-fit] [--before K] [--unswapped] [--kinds I,J,..] [--consts NAME,..] L2_BYTES DRAM_GBPS:calib.csv... [--held-out DRAM_GBPS:calib.csv...]\n", argv[0]);
         return 2;
     }
     static sk_gpu gpus[64];
@@ -244,7 +269,7 @@ int main(int argc, char **argv)
     }
     sk_model m = sk_model_sm90;
     double *p[2 * SK_KINDS + 8];
-    const int np = params(&m, p, only);
+    const int np = params(&m, p, only, consts);
     double best = loss(&m);
     for (double step = 0.5; !no_fit && step > 0.002; step /= 2) {
         int moved = 1;
@@ -273,8 +298,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < SK_KINDS; k++) printf("%.1f%s", v[k], k + 1 < SK_KINDS ? ", " : "");
         printf("}, /* %s */\n", f ? "piece" : "k_tile");
     }
-    printf(" %.1f, %.5f, %.1f, %.1f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
-           m.dram_eff, m.l2_eff, m.overlap);
+    printf(" %.1f, %.5f, %.1f, %.1f, %.1f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
+           m.gather, m.dram_eff, m.l2_eff, m.overlap);
 
     picks(&m, 0, nfit, "fitted");
     if (nrows > nfit)

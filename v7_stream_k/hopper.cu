@@ -99,6 +99,10 @@
  * (one slot per 64 rows of a CTA's tile: in ping-pong only a cluster's first
  * piece, consumer 0's, ever hands on a partial). */
 #define PARTIAL_FLOATS (64 * BN)
+/* Split-K: a consumer's gather of its share of every piece's partials, in
+ * its own part of the ring: [ways][its float4s] (sk_slice: at most
+ * PARTIAL_FLOATS / 4 / ways + 1 each). */
+#define GATHER_BYTES ((PARTIAL_FLOATS / 4 + SK_WAYS_MAX) * 16)
 /* BN columns are one wgmma instruction per k-step (n: any multiple of 8 up to
  * 256). Split in two (192 + 48 for 240, 128 + 16 for 144), the narrow second
  * one made the tile 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64
@@ -163,6 +167,7 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 #pragma unroll
     for (int i = 0; i < BN / 8; i++)
         __stcg(&slot[i * 128 + t], make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    fence_proxy_async_global(); /* split-K's pieces read them by bulk copies */
     bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
     if (t == 0)
         st_release_gpu_u32(flag, gen); /* ... before the flag says so */
@@ -228,10 +233,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     __shared__ uint64_t pair_empty[1]; /* every reader (at CTA 0: of both CTAs) has taken it  */
     __shared__ int pair_slot[3];       /* the next piece: pair, kb, ke; pair -1: none left    */
     __shared__ uint32_t ring_at[4];    /* shared addresses of the ring, full[0], empty[0], turn[0] */
+    __shared__ uint64_t gathered[CONSUMERS]; /* split-K: consumer c's gather has landed */
     /* STAGES leaves room for these but does not count them: check. */
     static_assert(SMEM_BYTES + sizeof full + sizeof empty + sizeof turn + sizeof pair_full + sizeof pair_empty +
-                          sizeof pair_slot + sizeof ring_at <= SMEM_MAX,
+                          sizeof pair_slot + sizeof ring_at + sizeof gathered <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
+    static_assert(CONSUMERS * GATHER_BYTES <= STAGES * STAGE_BYTES, "the split-K gathers exceed the ring");
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
@@ -264,8 +271,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         ring_at[2] = smem_u32(empty);
         ring_at[3] = smem_u32(turn);
         pipeline_init(full, empty, STAGES, 1, CLUSTER * ROW_WGS);
-        for (int c = 0; c < CONSUMERS; c++)
+        for (int c = 0; c < CONSUMERS; c++) {
             mbarrier_init(&turn[c], 1);
+            mbarrier_init(&gathered[c], 1);
+        }
         pipeline_init(pair_full, pair_empty, 1, 1, 1 + CONSUMERS * 4 + (rank == 0 ? CLUSTER - 1 : 0));
     }
     /* Both CTAs' barriers are initialised before anyone arrives on a peer's
@@ -451,97 +460,81 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             const int me = (p * CLUSTER + (int)rank) * ROW_WGS + h;
 
             /* Split-K: the `ways` pieces of the pair finish it together, a
-             * reduce-scatter. Each writes its partials (slot and flag as below)
-             * and waits for the others'; piece l then adds up its 1/ways of the
-             * slot's float4s from every piece's slot, in piece order (fixed: the
-             * same bits every run), and stores them straight to C. Several
-             * pieces' float4s are loaded at once: one round trip to L2 per piece,
-             * one after another, would cost more than the split saves. */
+             * reduce-scatter. Each writes its partials (slot and flag as below);
+             * piece l then adds up its 1/ways of the slot's float4s from every
+             * piece's slot, in piece order (fixed: the same bits every run), and
+             * stores them straight to C. Its shares of the slots are gathered
+             * into shared memory by bulk copies, thread q copying piece q's as
+             * soon as its flag is up: all in flight at once, one round trip to
+             * L2 in all. (Loaded into registers, a few pieces at a time, they
+             * took 4.6 us of a 14 us call in 21 pieces: plots/NOTES.md.) The
+             * gather lands in the ring, which no copy fills again: a cluster
+             * has one piece (sk_work_of), its stages have all landed, and the
+             * MMAs of both consumers are done. */
             if (plan.ways) {
                 const int l = p % plan.ways;             /* this piece of the pair */
                 const int step = CLUSTER * ROW_WGS;      /* from piece q's slot to q + 1's */
                 const int floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
                 const float4 *piece0 = (const float4 *)partials + (size_t)(me - l * step) * floats4;
+                int lo, hi; /* this piece's float4s of the slot */
+                sk_slice(plan.ways, l, floats4, &lo, &hi);
+                const int n4 = hi - lo;
+                const float4 *got = (const float4 *)(smem + c * GATHER_BYTES); /* [ways][n4] */
+                if (ROW_WGS > 1)
+                    bar_sync(1, CONSUMERS * 128); /* the other consumer's MMAs are done too */
                 if (live) {
+                    if (t == 0) /* before write_partials' barrier, so before any copy */
+                        mbarrier_arrive_expect_tx(&gathered[c], (uint32_t)(plan.ways * n4 * 16));
                     write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c,
                                        &flags[me * FLAG_STRIDE], gen);
-                    /* Thread q waits for piece q's flag; then all may read. */
-                    for (int q = t; q < plan.ways; q += 128)
-                        if (q != l)
+                    for (int q = t; q < plan.ways; q += 128) {
+                        if (q != l) /* this piece's own: written before write_partials' barrier */
                             while (ld_acquire_gpu_u32(&flags[(me + (q - l) * step) * FLAG_STRIDE]) != gen)
                                 ;
-                    bar_sync(2 + c, 128);
-                    int lo, hi; /* this piece's float4s of the slot */
-                    sk_slice(plan.ways, l, floats4, &lo, &hi);
-                    /* KU float4s of each of QU pieces at once: fewer in the
-                     * kernels wider than 192, which have no registers to spare,
-                     * and fewer again where the stores go out transposed (T:
-                     * more registers for addresses; ptxas spills otherwise). */
-                    constexpr int KU = BN == 256 && T ? 1 : BN > 192 ? 2 : 4;
-                    constexpr int QU = BN > 192 || (T && BN > 128) ? 2 : 4;
-                    for (int f0 = lo; f0 < hi; f0 += KU * 128) {
-                        float4 sum[KU]; /* float4s f0 + 128k + t, k < KU */
-                        for (int q0 = 0; q0 < plan.ways; q0 += QU) {
-                            float4 v[QU][KU]; /* [piece q0 + u][k] */
-#pragma unroll
-                            for (int u = 0; u < QU; u++)
-#pragma unroll
-                                for (int k = 0; k < KU; k++)
-                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi) /* offsets < 2^24: int
-                                                                                       * (64-bit ones spilled) */
-                                        v[u][k] = __ldcg(&piece0[(q0 + u) * step * floats4 + f0 + k * 128 + t]);
-#pragma unroll
-                            for (int u = 0; u < QU; u++)
-#pragma unroll
-                                for (int k = 0; k < KU; k++)
-                                    if (q0 + u < plan.ways && f0 + k * 128 + t < hi) {
-                                        if (q0 + u == 0)
-                                            sum[k] = v[u][k];
-                                        else {
-                                            sum[k].x += v[u][k].x;
-                                            sum[k].y += v[u][k].y;
-                                            sum[k].z += v[u][k].z;
-                                            sum[k].w += v[u][k].w;
-                                        }
-                                    }
+                        fence_proxy_async_global(); /* written by ordinary stores, read by TMA */
+                        cp_async_bulk_global_to_shared(smem_u32(got + q * n4), piece0 + (size_t)q * step * floats4 + lo,
+                                                       (uint32_t)(n4 * 16), smem_u32(&gathered[c]));
+                    }
+                    mbarrier_wait_parity(&gathered[c], 0); /* once per kernel: its one piece */
+                    for (int f = lo + t; f < hi; f += 128) {
+                        float4 sum = got[f - lo];
+                        for (int q = 1; q < plan.ways; q++) {
+                            const float4 v = got[q * n4 + f - lo];
+                            sum.x += v.x;
+                            sum.y += v.y;
+                            sum.z += v.z;
+                            sum.w += v.w;
                         }
                         /* float4 f is float4 i = f / 128 of fragment thread f % 128:
                          * rows 16w + l/4 and 8 below (w, l: that thread's warp and
                          * lane), columns 8i + 2(l % 4) + {0, 1}. C's rows start on
                          * 16-byte boundaries (ldc % 8 == 0): a column pair is one
                          * 4-byte store. */
+                        const int ft = f % 128;
+                        const int row = m0 + h * 64 + ft / 32 * 16 + ft % 32 / 4;
+                        const int col = n0 + f / 128 * 8 + ft % 4 * 2;
+                        const __half2 h[2] = {__floats2half2_rn(sum.x, sum.y), __floats2half2_rn(sum.z, sum.w)};
+                        if constexpr (T) { /* C^T's columns col, col + 1: rows of C */
 #pragma unroll
-                        for (int k = 0; k < KU; k++) {
-                            const int f = f0 + k * 128 + t;
-                            if (f >= hi)
-                                continue;
-                            const int ft = f % 128;
-                            const int row = m0 + h * 64 + ft / 32 * 16 + ft % 32 / 4;
-                            const int col = n0 + f / 128 * 8 + ft % 4 * 2;
-                            const __half2 h[2] = {__floats2half2_rn(sum[k].x, sum[k].y),
-                                                  __floats2half2_rn(sum[k].z, sum[k].w)};
-                            if constexpr (T) { /* C^T's columns col, col + 1: rows of C */
+                            for (int e = 0; e < 2; e++) {
+                                if (col + e >= N)
+                                    continue;
+                                __half *dst = (__half *)(C + (size_t)(col + e) * ldc + row);
 #pragma unroll
-                                for (int e = 0; e < 2; e++) {
-                                    if (col + e >= N)
-                                        continue;
-                                    __half *dst = (__half *)(C + (size_t)(col + e) * ldc + row);
+                                for (int half = 0; half < 2; half++)
+                                    if (row + 8 * half < M)
+                                        dst[8 * half] = e ? __high2half(h[half]) : __low2half(h[half]);
+                            }
+                        } else {
 #pragma unroll
-                                    for (int half = 0; half < 2; half++)
-                                        if (row + 8 * half < M)
-                                            dst[8 * half] = e ? __high2half(h[half]) : __low2half(h[half]);
-                                }
-                            } else {
-#pragma unroll
-                                for (int half = 0; half < 2; half++) {
-                                    f16 *dst = C + (size_t)(row + 8 * half) * ldc + col;
-                                    if (row + 8 * half >= M || col >= N)
-                                        continue;
-                                    if (col + 1 < N)
-                                        *(__half2 *)dst = h[half];
-                                    else
-                                        *(__half *)dst = __low2half(h[half]);
-                                }
+                            for (int half = 0; half < 2; half++) {
+                                f16 *dst = C + (size_t)(row + 8 * half) * ldc + col;
+                                if (row + 8 * half >= M || col >= N)
+                                    continue;
+                                if (col + 1 < N)
+                                    *(__half2 *)dst = h[half];
+                                else
+                                    *(__half *)dst = __low2half(h[half]);
                             }
                         }
                     }
