@@ -17,9 +17,9 @@
  *  - a split pair's pieces meet in fp32: they write their partial sums to
  *    workspace slots of their own and raise flags (st.release.gpu); the
  *    pair's owner (stream-K), or every piece for its share of the tile
- *    (split-K), waits for the flags (ld.acquire.gpu) and adds the partials
- *    in an order fixed by the plan, not by who finishes first, so every run
- *    gives the same bits;
+ *    (split-K, gathered by bulk copies), waits for the flags (ld.acquire.gpu)
+ *    and adds the partials in an order fixed by the plan, not by who
+ *    finishes first, so every run gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
  *    columns in steps of 16; a 64-row tile is one consumer's, the two taking
@@ -35,7 +35,8 @@
  * clusters do not all run at one speed (sk_claims).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
- * wgmma m64nNk16 for N = 64 .. 240 in steps of 16, stmatrix.sync.aligned.m8n8.x4.trans.
+ * wgmma m64nNk16 for N = 64 .. 240 in steps of 16, stmatrix.sync.aligned.m8n8.x4.trans,
+ * cp.async.bulk (global -> shared, no tensor map), fence.proxy.async.global.
  *
  * Costs and gains: a workspace, flags and the fixup's partials; a little
  * ahead of v6 at 8192^3, far ahead where tiles are few or skinny (README.md,
