@@ -206,8 +206,9 @@ int main(int argc, char **argv)
             int i = 0;
             while (i < SCALARS && strcmp(c, scalar_names[i])) i++;
             if (i == SCALARS) {
-                fprintf(stderr, "fit: error: --consts: '%s' is none of launch, partial_byte, fixup, flag, gather, "
-                                "dram_eff, l2_eff, overlap\n", c);
+                fprintf(stderr, "fit: error: --consts: '%s' is none of", c);
+                for (int k = 0; k < SCALARS; k++) fprintf(stderr, " %s", scalar_names[k]);
+                fprintf(stderr, "\n");
                 return 2;
             }
             consts |= 1u << i;
@@ -268,7 +269,7 @@ int main(int argc, char **argv)
         return 1;
     }
     sk_model m = sk_model_sm90;
-    double *p[2 * SK_KINDS + 8];
+    double *p[2 * SK_KINDS + SCALARS];
     const int np = params(&m, p, only, consts);
     double best = loss(&m);
     for (double step = 0.5; !no_fit && step > 0.002; step /= 2) {

@@ -168,7 +168,8 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 #pragma unroll
     for (int i = 0; i < BN / 8; i++)
         __stcg(&slot[i * 128 + t], make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-    fence_proxy_async_global(); /* split-K's pieces read them by bulk copies */
+    fence_proxy_async_global(); /* split-K's pieces read them by bulk copies (the stream-K
+                                 * owner's ordinary loads need no fence: one per piece) */
     bar_sync(2 + c, 128); /* the warpgroup's partials are written ... */
     if (t == 0)
         st_release_gpu_u32(flag, gen); /* ... before the flag says so */
