@@ -337,7 +337,11 @@ typedef struct {
  * (plots/calib/gather/) the model as it is picks 0.978 / 0.981 of the
  * fastest; gather refitted alone (to 0), or with fixup and the partials'
  * costs, lowered the rms log error from 0.165 to 0.122-0.130 but picked
- * split-K where it lost: 0.973-0.974 / 0.976-0.978. */
+ * split-K where it lost: 0.973-0.974 / 0.976-0.978. Then re-reads counted
+ * only for operands that several pairs read (sk_reread_bytes), no constant
+ * changed: on every candidate of the random sets, re-measured on both GPUs
+ * (plots/calib/all/), the picks run 0.957 / 0.964 of the fastest (fit /
+ * held-out shapes), against 0.954 / 0.961. */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
@@ -347,7 +351,11 @@ static const sk_model sk_model_sm90 = {
  * once: ranges run side by side at staggered k-tiles, so a range's operand
  * tiles are read again unless L2 still holds them from a neighbour's visit,
  * i.e. unless what all ranges read in between (their working set, at most the
- * stream-K pairs' rows of A and B) fits in the part of L2 left to operands. */
+ * stream-K pairs' rows of A and B) fits in the part of L2 left to operands.
+ * Only an operand that more than one pair reads has a neighbour's visit to
+ * miss: A where C has several block columns, B several block rows (9176 x
+ * 152 x 4968 in 128 x 160 tiles, one block column: 99 MB read from DRAM, the
+ * operands once, where counting A's rows again modelled 65 MB more). */
 static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, const sk_model *m)
 {
     if (!s->sk_pairs || s->ways)
@@ -363,7 +371,12 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
     if (working > footprint)
         working = footprint;
     const double room = m->l2_eff * g->l2_bytes;
-    return working <= room ? 0.0 : (double)s->sk_iters * iter_bytes * (1.0 - room / working);
+    /* the pairs that read each row block of A, each column block of B */
+    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
+    const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
+    const double a_rows = s->share_b ? 2.0 * s->bm : s->bm, b_rows = s->share_b ? s->bn : 2.0 * s->bn;
+    const double again = ((a_users > 1 ? a_rows : 0) + (b_users > 1 ? b_rows : 0)) * s->bk * 2;
+    return working <= room ? 0.0 : (double)s->sk_iters * again * (1.0 - room / working);
 }
 
 /* A k-tile's cost where a pair shares A though C has the block rows for it

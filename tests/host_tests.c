@@ -1293,6 +1293,16 @@ static void test_stream_k(void)
            "names of the widths in steps of 16");
     s = sk_plan_make(8192, 8192, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.bm == 128 && s.bn == 256 && s.share_b, "8192^3: %d x %d", s.bm, s.bn);
+    /* Re-reads: only an operand that several stream-K pairs read can be read
+     * again. 9176 x 152 x 4968 in 128 x 160 tiles is one block column: each
+     * pair's A rows are its own (DRAM bytes read, ncu, H100: 99 MB, the
+     * operands once), so at most B's bytes count again (the model before
+     * counted A's too: 65 MB). */
+    sk_cand c160;
+    EXPECT(sk_cand_parse("128x160:sk", &c160) == 0 && sk_plan_of(9176, 152, 4968, h100, c160, &s) == 0 &&
+               s.sk_pairs > 0 && s.n_blocks == 1 &&
+               sk_reread_bytes(&s, 4968, &h1, &sk_model_sm90) <= (double)s.sk_iters * 160 * 64 * 2,
+           "9176x152x4968, 128 x 160 stream-K: %.0f bytes read again", sk_reread_bytes(&s, 4968, &h1, &sk_model_sm90));
     /* No tile twice as wide (tall) as C while a narrower one exists. */
     s = sk_plan_make(8192, 64, 8192, &h1, &sk_model_sm90, -1);
     EXPECT(s.bn == 64, "8192x64x8192: %d x %d", s.bm, s.bn);
