@@ -381,16 +381,19 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
 
 /* A k-tile's cost where a pair shares A though C has the block rows for it
  * to share B, relative to sharing B (what k_tile was measured with): as the
- * operand bytes a CTA loads per k-tile, half its A and its B against its A
- * and half its B: 128 x 256 loads 40 KB a stage against 32, 128 x 192 32
- * against 28, square tiles the same. Never less than 1: for the tall 128 x
- * 64 the bytes favour sharing A, but nothing measured says it runs faster. */
+ * operand bytes a CTA loads per k-tile, half its
+ * A and its B against its A and half its B: 128 x 256 loads 40 KB a stage
+ * against 32, 128 x 192 32 against 28, square tiles the same, and the narrow
+ * ones less: 128 x 96 20 KB against 22. The k-tiles of the tile shapes run
+ * at about one rate of bytes loaded per CTA (50-59 B/ns on an H100, all but
+ * 128 x 256), and the narrow ones run faster sharing A: 1840 x 544 x 1248 in
+ * 128 x 96 tiles took 11.2 us sharing A, 14.3 sharing B (H100,
+ * plots/calib/gather/). Until 2026-11-25 the cost was never less than 1. */
 static inline double sk_share_a_cost(const sk_plan *s)
 {
-    if (s->share_b || s->m_blocks < 2)
+    if (s->share_b || s->m_blocks < 2) /* one block row: k_tile was measured sharing A */
         return 1.0;
-    const double r = (0.5 * s->bm + s->bn) / (s->bm + 0.5 * s->bn);
-    return r > 1.0 ? r : 1.0;
+    return (0.5 * s->bm + s->bn) / (s->bm + 0.5 * s->bn);
 }
 
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm

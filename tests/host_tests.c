@@ -1216,9 +1216,10 @@ static void test_stream_k(void)
      * C (plots/calib/share_a/, H100 / H200): 528 x 13184 x 2312, 5 rows of 128
      * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us (now tiles of C^T,
      * below); 368 x 1704 x 2760, 3
-     * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256). */
+     * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256;
+     * now 128 x 80, split 2 ways, sharing A: fewer bytes a CTA, sk_share_a_cost). */
     s = sk_plan_make(368, 1704, 2760, &h2, &sk_model_sm90, -1);
-    EXPECT(!s.share_b && s.bm == 128 && s.bn == 128 && s.ways == 3, "368x1704x2760: share B %d, %d x %d, %d ways",
+    EXPECT(!s.share_b && s.bm == 128 && s.ways >= 2, "368x1704x2760: share B %d, %d x %d, %d ways",
            s.share_b, s.bm, s.bn, s.ways);
     /* ... but not where the wider tile's extra bytes cost more than the pairs
      * saved (H100, without sk_share_a_cost: 4424 x 6080 x 2864 227.6 -> 250.3
@@ -1231,7 +1232,9 @@ static void test_stream_k(void)
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s);
     EXPECT(sk_share_a_cost(&s) == 1.25, "128 x 256 sharing A: %g", sk_share_a_cost(&s));
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1, 0}, &s);
-    EXPECT(sk_share_a_cost(&s) == 1.0, "128 x 64 sharing A: %g", sk_share_a_cost(&s));
+    EXPECT(sk_share_a_cost(&s) == 0.8, "128 x 64 sharing A: %g", sk_share_a_cost(&s)); /* 16 KB against 20 */
+    EXPECT(sk_plan_of(100, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 0, 0}, &s) == 0 && !s.share_b &&
+               s.m_blocks == 1 && sk_share_a_cost(&s) == 1.0, "128 x 64, one block row: %g", sk_share_a_cost(&s));
     /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
      * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
      * 4368 x 1544 x 1512 in 128 x 224, 50.6 -> 44.4 us; 512 x 4448 x 15336 in
