@@ -337,25 +337,43 @@ typedef struct {
  * (plots/calib/gather/) the model as it is picks 0.978 / 0.981 of the
  * fastest; gather refitted alone (to 0), or with fixup and the partials'
  * costs, lowered the rms log error from 0.165 to 0.122-0.130 but picked
- * split-K where it lost: 0.973-0.974 / 0.976-0.978. Then re-reads counted
- * only for operands that several pairs read (sk_reread_bytes), no constant
- * changed: on every candidate of the random sets, re-measured on both GPUs
- * (plots/calib/all/), the picks run 0.957 / 0.964 of the fastest (fit /
- * held-out shapes), against 0.954 / 0.961. */
+ * split-K where it lost: 0.973-0.974 / 0.976-0.978. Then, no constant
+ * changed, two terms (2026-11-25, plots/calib/all/ and reread/): pairs
+ * sharing A priced below 1 where they load fewer bytes (sk_share_a_cost),
+ * and re-reads counted from the stagger of the stream-K ranges, only of
+ * operands that several pairs read and that outgrow half of L2
+ * (sk_reread_bytes). On every candidate of the random sets, re-measured on
+ * both GPUs, the picks run 0.965 / 0.968 of the fastest (fit / held-out
+ * shapes), against 0.954 / 0.961; on the worst shapes of seeds 20261160 (H100
+ * / H200) and 20261170 (H100), 0.959 / 0.973 / 0.937, against 0.947 / 0.971 /
+ * 0.925; on those of seed 20261180 (H100, measured after the first forms were
+ * chosen, then used to choose among four of the share read again), 0.906,
+ * against 0.829. */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
- * once: ranges run side by side at staggered k-tiles, so a range's operand
- * tiles are read again unless L2 still holds them from a neighbour's visit,
- * i.e. unless what all ranges read in between (their working set, at most the
- * stream-K pairs' rows of A and B) fits in the part of L2 left to operands.
- * Only an operand that more than one pair reads has a neighbour's visit to
- * miss: A where C has several block columns, B several block rows (9176 x
- * 152 x 4968 in 128 x 160 tiles, one block column: 99 MB read from DRAM, the
- * operands once, where counting A's rows again modelled 65 MB more). */
+ * once. Ranges run side by side at staggered k-tiles (cluster p's starts
+ * p * sk_per iterations in, anywhere in K), so an operand tile that two ranges
+ * read comes from DRAM again unless L2 still holds it from the first visit:
+ * unless the two ranges are within `near` of K of each other, where near is
+ * the k-tiles that all clusters together stream while L2 (the part left to
+ * operands) fills once. For two offsets spread evenly over K, the share of
+ * visits farther apart is (1 - near)^2. Nothing is read again where all the
+ * ranges read (their working set, at most the stream-K pairs' rows of A and
+ * B) fits in L2; nor of an operand that one pair alone reads (A where C has
+ * one block column, B one block row), nor of one that fits in half of L2:
+ * its tiles come back too often to age out (296 x 4664 x 6296, 160 x 128
+ * tiles of C^T, all stream-K: 49.0 us, the fastest candidate, H100; with its
+ * 3.7 MB operand counted, the model put it at 64.5 and picked a plan of 62.7
+ * us). Measured (H100, ncu / calib): 9176 x 152
+ * x 4968 in 128 x 160 tiles, one block column, read 99 MB from DRAM, the
+ * operands once; 1944 x 1192 x 15360, 128 x 240, 474 MB, 377 MB again (here
+ * 549); 4176 x 1064 x 7040, 128 x 224, all 85 pairs stream-K: 163.7 us, where
+ * the DRAM at 0.944 of its peak needs 75% of the stream-K bytes again (here
+ * 78%). Until 2026-11-25 the share was 1 - room / working (here 30%). */
 static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, const sk_model *m)
 {
     if (!s->sk_pairs || s->ways)
@@ -375,8 +393,15 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
     const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
     const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
     const double a_rows = s->share_b ? 2.0 * s->bm : s->bm, b_rows = s->share_b ? s->bn : 2.0 * s->bn;
-    const double again = ((a_users > 1 ? a_rows : 0) + (b_users > 1 ? b_rows : 0)) * s->bk * 2;
-    return working <= room ? 0.0 : (double)s->sk_iters * again * (1.0 - room / working);
+    /* an operand that fits in half of L2 stays there: its tiles come back
+     * too often to age out */
+    const double a_hot = (double)s->m_blocks * s->bm * K * 2 <= room / 2,
+                 b_hot = (double)s->n_blocks * s->bn * K * 2 <= room / 2;
+    const double again = ((a_users > 1 && !a_hot ? a_rows : 0) + (b_users > 1 && !b_hot ? b_rows : 0)) * s->bk * 2;
+    if (working <= room)
+        return 0.0;
+    const double near = room / (s->clusters * iter_bytes) / s->k_tiles; /* share of K */
+    return near < 1 ? (double)s->sk_iters * again * (1 - near) * (1 - near) : 0.0;
 }
 
 /* A k-tile's cost where a pair shares A though C has the block rows for it
