@@ -1307,6 +1307,27 @@ static void test_stream_k(void)
                s.sk_pairs > 0 && s.n_blocks == 1 &&
                sk_reread_bytes(&s, 4968, &h1, &sk_model_sm90) <= (double)s.sk_iters * 160 * 64 * 2,
            "9176x152x4968, 128 x 160 stream-K: %.0f bytes read again", sk_reread_bytes(&s, 4968, &h1, &sk_model_sm90));
+    /* The re-read bytes of any candidate: none without stream-K pairs or in
+     * split-K, never more than the stream-K ranges read, and never more with
+     * a larger L2. */
+    rng = 4242;
+    for (int i = 0; i < 400 && !cur_failed; i++) {
+        const int M = 1 + (int)(rng_next(&rng) % 16384), N = 1 + (int)(rng_next(&rng) % 16384);
+        const int K = 1 + (int)(rng_next(&rng) % 16384);
+        sk_gpu big = h1;
+        big.l2_bytes = 2 * h1.l2_bytes;
+        for (int mode = 0; mode < SK_MODES; mode++) {
+            const sk_cand c = {(int)(rng_next(&rng) % SK_KINDS), mode, mode == SK_SPLIT ? 2 : 0,
+                               (int)(rng_next(&rng) % 2), (int)(rng_next(&rng) % 2)};
+            if (sk_plan_of(M, N, K, h100, c, &s) != 0)
+                continue;
+            const double r = sk_reread_bytes(&s, K, &h1, &sk_model_sm90), rb = sk_reread_bytes(&s, K, &big, &sk_model_sm90);
+            const double rows = s.share_b ? 2.0 * s.bm + s.bn : s.bm + 2.0 * s.bn;
+            EXPECT(r >= 0 && rb <= r && r <= (double)s.sk_iters * rows * s.bk * 2 &&
+                       ((s.sk_pairs && !s.ways) || r == 0),
+                   "%dx%dx%d, kind %d mode %d: %.0f bytes again, %.0f with twice the L2", M, N, K, c.kind, mode, r, rb);
+        }
+    }
     /* ... and operands read by several pairs at staggered k-tiles are read
      * again: 4176 x 1064 x 7040 with all 85 pairs of 128 x 224 stream-K ran
      * 163.7 us (H100, plots/calib/reread/), the 19 last pairs alone 105.3. */
