@@ -368,9 +368,8 @@ static const sk_model sk_model_sm90 = {
  * its tiles come back too often to age out (296 x 4664 x 6296, 160 x 128
  * tiles of C^T, all stream-K: 49.0 us, the fastest candidate, H100; with its
  * 3.7 MB operand counted, the model put it at 64.5 and picked a plan of 62.7
- * us). Measured (H100, ncu / calib): 9176 x 152
- * x 4968 in 128 x 160 tiles, one block column, read 99 MB from DRAM, the
- * operands once; 1944 x 1192 x 15360, 128 x 240, 474 MB, 377 MB again (here
+ * us). Measured (H100, ncu / calib): 9176 x 152 x 4968 in 128 x 160 tiles,
+ * one block column, read 99 MB from DRAM, the operands once; 1944 x 1192 x 15360, 128 x 240, 474 MB, 377 MB again (here
  * 549); 4176 x 1064 x 7040, 128 x 224, all 85 pairs stream-K: 163.7 us, where
  * the DRAM at 0.944 of its peak needs 75% of the stream-K bytes again (here
  * 78%). Until 2026-11-25 the share was 1 - room / working (here 30%). */
@@ -378,38 +377,33 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
 {
     if (!s->sk_pairs || s->ways)
         return 0; /* split-K's pieces of a pair start together: read once */
-    const double rows = s->share_b ? 2.0 * s->bm + s->bn : s->bm + 2.0 * s->bn; /* per pair */
-    const double iter_bytes = rows * s->bk * 2;                                 /* per k-tile */
-    const double per = (double)s->sk_iters / s->clusters;
+    /* a pair's rows of A and of B, and the pairs that read each row block of
+     * A, each column block of B */
+    const double a_rows = s->share_b ? 2.0 * s->bm : s->bm, b_rows = s->share_b ? s->bn : 2.0 * s->bn;
+    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
+    const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
+    const double iter_bytes = (a_rows + b_rows) * s->bk * 2; /* a pair's k-tile */
     const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * 2.0 * s->sk_pairs
                                         : (double)s->n_blocks * s->bn + s->bm * 2.0 * s->sk_pairs;
     const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
     const double footprint = (pair_rows < all_rows ? pair_rows : all_rows) * (double)K * 2;
-    double working = s->clusters * per * iter_bytes;
-    if (working > footprint)
-        working = footprint;
+    const double streamed = (double)s->sk_iters * iter_bytes;
     const double room = m->l2_eff * g->l2_bytes;
-    /* the pairs that read each row block of A, each column block of B */
-    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
-    const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
-    const double a_rows = s->share_b ? 2.0 * s->bm : s->bm, b_rows = s->share_b ? s->bn : 2.0 * s->bn;
-    /* an operand that fits in half of L2 stays there: its tiles come back
-     * too often to age out */
-    const double a_hot = (double)s->m_blocks * s->bm * K * 2 <= room / 2,
-                 b_hot = (double)s->n_blocks * s->bn * K * 2 <= room / 2;
+    if ((streamed < footprint ? streamed : footprint) <= room)
+        return 0.0; /* the working set fits */
+    const int a_hot = (double)s->m_blocks * s->bm * K * 2 <= room / 2,
+              b_hot = (double)s->n_blocks * s->bn * K * 2 <= room / 2;
     const double again = ((a_users > 1 && !a_hot ? a_rows : 0) + (b_users > 1 && !b_hot ? b_rows : 0)) * s->bk * 2;
-    if (working <= room)
-        return 0.0;
     const double near = room / (s->clusters * iter_bytes) / s->k_tiles; /* share of K */
     return near < 1 ? (double)s->sk_iters * again * (1 - near) * (1 - near) : 0.0;
 }
 
 /* A k-tile's cost where a pair shares A though C has the block rows for it
  * to share B, relative to sharing B (what k_tile was measured with): as the
- * operand bytes a CTA loads per k-tile, half its
- * A and its B against its A and half its B: 128 x 256 loads 40 KB a stage
- * against 32, 128 x 192 32 against 28, square tiles the same, and the narrow
- * ones less: 128 x 96 20 KB against 22. The k-tiles of the tile shapes run
+ * operand bytes a CTA loads per k-tile, half its A and its B against its A
+ * and half its B: 128 x 256 loads 40 KB a stage against 32, 128 x 192 32
+ * against 28, square tiles the same, and the narrow ones less: 128 x 96 20
+ * KB against 22. The k-tiles of the tile shapes run
  * at about one rate of bytes loaded per CTA (50-59 B/ns on an H100, all but
  * 128 x 256), and the narrow ones run faster sharing A: 1840 x 544 x 1248 in
  * 128 x 96 tiles took 11.2 us sharing A, 14.3 sharing B (H100,
