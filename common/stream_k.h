@@ -43,7 +43,7 @@
 
 /* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
  * one a problem gets is the cost model's choice (sk_plan_make, below). */
-#define SK_KINDS 16
+#define SK_KINDS 19
 static const int sk_tile[SK_KINDS][2] = {
     {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -57,6 +57,10 @@ static const int sk_tile[SK_KINDS][2] = {
      * that covers N with little padding, or fills the last wave */
     {128, 80}, {128, 96}, {128, 112}, {128, 144}, {128, 160}, {128, 176},
     {128, 208}, {128, 224}, {128, 240},
+    /* 16-18: 64 rows, widths between 2 and 4: a short side just past a
+     * multiple of 64 or 128 (N = 144 in 64 x 80 tiles, not 64 x 128 or
+     * 128 x 80); k-tiles 128 deep, as 64 x 128's */
+    {64, 80}, {64, 96}, {64, 112},
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
@@ -348,10 +352,20 @@ typedef struct {
  * / H200) and 20261170 (H100), 0.959 / 0.973 / 0.937, against 0.947 / 0.971 /
  * 0.925; on those of seed 20261180 (H100, measured after the first forms were
  * chosen, then used to choose among four of the share read again), 0.906,
- * against 0.829. */
+ * against 0.829. Last, 64 x 80, 64 x 96 and 64 x 112 (kinds 16-18), not
+ * fitted: per 64 of K, their costs lie on the straight line between 64 x 64's
+ * and 64 x 128's (2026-11-25, plots/calib/narrow/). On the 126 H100 shapes
+ * of the recorded sets whose pick they changed, the new picks ran 0.962 of
+ * the old picks' time (interleaved, geometric mean; 0.81-1.17). The same 7
+ * widths at 64 rows from 144 to 240 columns, priced the same way, were not
+ * kept: their candidates ran at most 0.7% faster than the fastest of the
+ * other kinds on the random sets, and fitted or not, picking them ran no
+ * faster. */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7,
+     473.9, 510.4, 546.9}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2,
+     45.6, 91.2, 136.8}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands

@@ -22,8 +22,8 @@
  *    finishes first, so every run gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
- *    columns in steps of 16; a 64-row tile is one consumer's, the two taking
- *    turns on pieces (ping-pong);
+ *    columns in steps of 16, 64 rows by 80 .. 112; a 64-row tile is one
+ *    consumer's, the two taking turns on pieces (ping-pong);
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
@@ -66,8 +66,8 @@
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
  * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64,
- * 64 x 256, or 128 x 80 .. 240 in steps of 16 (the plan picks, sk_tile in
- * common/stream_k.h). */
+ * 64 x 256, 128 x 80 .. 240 in steps of 16, or 64 x 80 .. 112 (the plan picks,
+ * sk_tile in common/stream_k.h). */
 #define BOX_K 64                      /* K per TMA box: 64 fp16 = 128 B = one swizzle row */
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for 64 x 64 and 64 x 128
                                        * (half the waits and releases per MMA), else 64 */
@@ -801,7 +801,7 @@ static const struct {
     KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
     KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
     KERNEL(128, 144), KERNEL(128, 160), KERNEL(128, 176), KERNEL(128, 208), KERNEL(128, 224),
-    KERNEL(128, 240),
+    KERNEL(128, 240), KERNEL(64, 80),   KERNEL(64, 96),   KERNEL(64, 112),
 };
 #undef KERNEL
 
