@@ -57,9 +57,9 @@ static const int sk_tile[SK_KINDS][2] = {
      * that covers N with little padding, or fills the last wave */
     {128, 80}, {128, 96}, {128, 112}, {128, 144}, {128, 160}, {128, 176},
     {128, 208}, {128, 224}, {128, 240},
-    /* 16-18: 64 rows, widths between 2 and 4: a short side just past a
-     * multiple of 64 or 128 (N = 144 in 64 x 80 tiles, not 64 x 128 or
-     * 128 x 80); k-tiles 128 deep, as 64 x 128's */
+    /* 16-18: 64 rows, widths between those of 4 and 2: a short side just
+     * past a multiple of 64 or 128 (N = 144 in 64 x 80 tiles, not 64 x 128
+     * or 128 x 80); k-tiles 128 deep, as 64 x 128's */
     {64, 80}, {64, 96}, {64, 112},
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
@@ -381,8 +381,8 @@ static const sk_model sk_model_sm90 = {
  * tiles of C^T, all stream-K: 49.0 us, the fastest candidate, H100; with its
  * 3.7 MB operand counted, the model put it at 64.5 and picked a plan of 62.7
  * us). Measured (H100, ncu / calib): 9176 x 152 x 4968 in 128 x 160 tiles,
- * one block column, read 99 MB from DRAM, the operands once; 1944 x 1192 x 15360, 128 x 240, 474 MB, 377 MB again (here
- * 549); 4176 x 1064 x 7040, 128 x 224, all 85 pairs stream-K: 163.7 us, where
+ * one block column, read 99 MB from DRAM, the operands once; 1944 x 1192 x
+ * 15360, 128 x 240, 474 MB, 377 MB again (here 549); 4176 x 1064 x 7040, 128 x 224, all 85 pairs stream-K: 163.7 us, where
  * the DRAM at 0.944 of its peak needs 75% of the stream-K bytes again (here
  * 78%). Until 2026-11-25 the share was 1 - room / working (here 30%). */
 static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, const sk_model *m)
@@ -391,10 +391,10 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
         return 0; /* split-K's pieces of a pair start together: read once */
     /* a pair's rows of A and of B, and the pairs that read each row block of
      * A, each column block of B */
-    const double a_rows = s->share_b ? 2.0 * s->bm : s->bm, b_rows = s->share_b ? s->bn : 2.0 * s->bn;
+    const double pair_a = s->share_b ? 2.0 * s->bm : s->bm, pair_b = s->share_b ? s->bn : 2.0 * s->bn;
     const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
     const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
-    const double iter_bytes = (a_rows + b_rows) * s->bk * 2; /* a pair's k-tile */
+    const double iter_bytes = (pair_a + pair_b) * s->bk * 2; /* a pair's k-tile */
     const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * 2.0 * s->sk_pairs
                                         : (double)s->n_blocks * s->bn + s->bm * 2.0 * s->sk_pairs;
     const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
@@ -405,7 +405,7 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
         return 0.0; /* the working set fits */
     const int a_hot = (double)s->m_blocks * s->bm * K * 2 <= room / 2,
               b_hot = (double)s->n_blocks * s->bn * K * 2 <= room / 2;
-    const double again = ((a_users > 1 && !a_hot ? a_rows : 0) + (b_users > 1 && !b_hot ? b_rows : 0)) * s->bk * 2;
+    const double again = ((a_users > 1 && !a_hot ? pair_a : 0) + (b_users > 1 && !b_hot ? pair_b : 0)) * s->bk * 2;
     const double near = room / (s->clusters * iter_bytes) / s->k_tiles; /* share of K */
     return near < 1 ? (double)s->sk_iters * again * (1 - near) * (1 - near) : 0.0;
 }

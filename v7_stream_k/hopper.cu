@@ -69,8 +69,8 @@
  * 64 x 256, 128 x 80 .. 240 in steps of 16, or 64 x 80 .. 112 (the plan picks,
  * sk_tile in common/stream_k.h). */
 #define BOX_K 64                      /* K per TMA box: 64 fp16 = 128 B = one swizzle row */
-#define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for 64 x 64 and 64 x 128
-                                       * (half the waits and releases per MMA), else 64 */
+#define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
+                                       * 128 wide (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
 #define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
                                        * 128-row tile; a 64-row tile is one's alone, and
@@ -87,7 +87,8 @@
  * slices of C [64][64] fp16 (8 KB each) in the same swizzle. As many stages
  * as fit in the 227 KB: 4 x 48 KB (128 x 256, 64 x 128), 6 x 32 KB (128 x
  * 128, 64 x 64), 8 x 24 KB (128 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4
- * to 7 stages for the widths in steps of 16. */
+ * to 7 stages for the 128-row widths in steps of 16, 4 or 5 for 64 x 80 ..
+ * 112. */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
