@@ -71,6 +71,13 @@ static const int sk_tile[SK_KINDS][2] = {
  * them (the wait, 4 wgmma, the release) took ~360 (plots/NOTES.md): twice
  * the depth halves the waits and releases per MMA. The kernel's BK. */
 #define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
+/* The L2 promotion of v7's A and B tensor maps: 128 B, a box row's own bytes,
+ * on every pitch (the earlier steps ask for 256 B on 32-byte aligned rows,
+ * tmap_promotion). With every SM streaming K at once, the second 128 B of
+ * each fill cost more L2 throughput than they saved: 1512 x 1408 x 8400 in
+ * 128 x 128 tiles, one per CTA, ran 72.0 us with 256 B and 66.5 with 128 B
+ * (H100, 2026-11-25; plots/NOTES.md). A CUtensorMapL2promotion (cuda.h). */
+#define SK_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_128B
 
 /* Split-K's most pieces per pair: v7 gathers a piece's share of every
  * piece's partials into its ring at once (up to 64 x bn x 4 bytes plus 16
