@@ -71,13 +71,6 @@ static const int sk_tile[SK_KINDS][2] = {
  * them (the wait, 4 wgmma, the release) took ~360 (plots/NOTES.md): twice
  * the depth halves the waits and releases per MMA. The kernel's BK. */
 #define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
-/* The L2 promotion of v7's A and B tensor maps: 128 B, a box row's own bytes,
- * on every pitch (the earlier steps ask for 256 B on 32-byte aligned rows,
- * tmap_promotion). With every SM streaming K at once, the second 128 B of
- * each fill cost more L2 throughput than they saved: 1512 x 1408 x 8400 in
- * 128 x 128 tiles, one per CTA, ran 72.0 us with 256 B and 66.5 with 128 B
- * (H100, 2026-11-25; plots/NOTES.md). A CUtensorMapL2promotion (cuda.h). */
-#define SK_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_128B
 
 /* Split-K's most pieces per pair: v7 gathers a piece's share of every
  * piece's partials into its ring at once (up to 64 x bn x 4 bytes plus 16
@@ -451,9 +444,10 @@ static inline double sk_overlap(double mma, double dram, const sk_model *m)
 
 /* The modelled time of plan s, in ns: the whole pairs' waves, then the
  * stream-K or split-K pieces, each phase as long as its busiest cluster or
- * its DRAM bytes take, whichever is longer (sk_overlap). */
-static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
-                                 const sk_model *m)
+ * its DRAM bytes take, whichever is longer (sk_overlap). Where mma and dram
+ * are not NULL, the two summed over the phases, before the overlap. */
+static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
+                                    const sk_model *m, double *mma, double *dram)
 {
     const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s), tp = m->piece[s->kind];
     const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
@@ -463,6 +457,7 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
     const int waves = (whole + s->clusters - 1) / s->clusters;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
+    const double mma_whole = t_whole;
     t_whole = sk_overlap(t_whole, d_whole, m);
     if (s->ways) { /* split-K: one piece each; write, wait for all, add 1/ways of each */
         t_split = (int)((kt + s->ways - 1) / s->ways) * tk + tp + 2 * part + s->ways * m->gather;
@@ -478,8 +473,35 @@ static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk
         t_split = per * tk + pieces * tp + (1 + added) * (part + m->flag);
     }
     const double d_split = (once * s->sk_pairs + sk_reread_bytes(s, K, g, m)) / bw;
+    if (mma)
+        *mma = mma_whole + t_split;
+    if (dram)
+        *dram = d_whole + d_split;
     t_split = sk_overlap(t_split, d_split, m);
     return m->launch + (s->sk_pairs ? m->fixup : 0) + t_whole + t_split;
+}
+
+static inline double sk_model_ns(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
+                                 const sk_model *m)
+{
+    return sk_model_ns_of(s, M, N, K, g, m, NULL, NULL);
+}
+
+/* Does plan s stream its operands from DRAM: is its modelled DRAM time
+ * longer than its MMAs'? v7 then asks its A and B tensor maps for the
+ * earlier steps' L2 promotion (tmap_promotion: 256 bytes on 32-byte aligned
+ * rows), else for 128 bytes, a box row's own. A 256-byte fill brings the
+ * next k-tile's bytes of the row with it: where DRAM sets the pace that
+ * paid (16 x 8192 x 8192, H200: 0.827 of cuBLAS with 256, 0.800-0.805 with
+ * 128; plots/NOTES.md, "What limits it"); where the operands are read from
+ * L2 again and again, 128 ran faster (H100: 1512 x 1408 x 8400, 128 x 240
+ * tiles, 70.8 / 71.8 -> 64.3 / 65.0 us; 3576 x 184 x 1488, 64 x 96, 13.4 /
+ * 13.3 -> 12.2 / 12.3 us; plots/NOTES.md, eighteenth session). */
+static inline int sk_streams_dram(const sk_plan *s, int M, int N, int K, const sk_gpu *g, const sk_model *m)
+{
+    double mma, dram;
+    sk_model_ns_of(s, M, N, K, g, m, &mma, &dram);
+    return dram > mma;
 }
 
 /* Is tile shape k worth modelling for M x N? Not where it reaches past the

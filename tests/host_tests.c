@@ -1212,6 +1212,30 @@ static void test_stream_k(void)
         EXPECT(!s.swap && s.bn == 176 && s.share_b, "504x5432x3248: %d x %d%s, share B %d", s.bm, s.bn,
                s.swap ? " of C^T" : "", s.share_b);
     }
+    /* The operands' L2 promotion (sk_streams_dram): the tensor maps' rule by
+     * pitch only where the plan's modelled DRAM time exceeds its MMAs', which
+     * on both GPUs is the skinny shapes that stream one operand once (16 and
+     * 64 x 8192 x 8192, 8192 x 64 x 8192); 128 bytes where the operands are
+     * read from L2 again and again (1512 x 1408 x 8400 and 3576 x 184 x 1488:
+     * 9% and 8% faster with 128 on an H100, plots/calib/promo/; 8192^3). The
+     * split of the model's time it reads adds up to the model's. */
+    for (int gi = 0; gi < 2; gi++) {
+        const sk_gpu *g = gi ? &h2 : &h1;
+        static const int streams[][4] = {{16, 8192, 8192, 1}, {64, 8192, 8192, 1}, {8192, 64, 8192, 1},
+                                         {1512, 1408, 8400, 0}, {3576, 184, 1488, 0}, {8192, 8192, 8192, 0},
+                                         {1024, 1024, 1024, 0}};
+        for (int i = 0; i < (int)(sizeof streams / sizeof streams[0]); i++) {
+            const int *c = streams[i];
+            s = sk_plan_make(c[0], c[1], c[2], g, &sk_model_sm90, -1);
+            double mma = -1, dram = -1;
+            const double t = sk_model_ns_of(&s, c[0], c[1], c[2], g, &sk_model_sm90, &mma, &dram);
+            EXPECT(sk_streams_dram(&s, c[0], c[1], c[2], g, &sk_model_sm90) == c[3] && mma > 0 && dram > 0 &&
+                       t == sk_model_ns(&s, c[0], c[1], c[2], g, &sk_model_sm90) && t >= mma && t >= dram,
+                   "%dx%dx%d (%s): streams %d, want %d (MMA %.0f ns, DRAM %.0f ns, model %.0f ns)", c[0], c[1],
+                   c[2], gi ? "H200" : "H100", sk_streams_dram(&s, c[0], c[1], c[2], g, &sk_model_sm90), c[3], mma,
+                   dram, t);
+        }
+    }
     /* Pairs sharing A where an odd number of block rows would leave a CTA past
      * C (plots/calib/share_a/, H100 / H200): 528 x 13184 x 2312, 5 rows of 128
      * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us (now tiles of C^T,

@@ -534,10 +534,13 @@ else
         else ok "plan V7_TILE=$args"; fi
     done
     # The loads line: the boxes v7's launch encodes (sk_box_rows_a/b) and the
-    # tensor maps' L2 promotion (SK_L2_PROMOTION: 128B on every pitch).
-    for c in "64x64:dp 16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 128B" \
+    # tensor maps' L2 promotion: by row pitch (tmap_promotion) where the plan
+    # streams from DRAM (sk_streams_dram: the skinny 16 and 64 x 8192 x 8192),
+    # else 128B on every pitch (1512 x 1408 x 8400 in 128 x 240 tiles).
+    for c in "64x64:dp 16 8192 8192|loads: A in [16 x 64] boxes (CTA 0's, multicast to both), B in [64 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
+        "128x240:sk 1512 1408 8400|loads: A in [128 x 64] boxes (each CTA its own), B in [120 x 64] boxes (half a tile per CTA, multicast to both); rows 16800 bytes apart: L2 promotion 128B" \
         "128x256 4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
-        "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 128B" \
+        "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
         "128x256:dp:A 528 13184 2312|loads: A in [64 x 64] boxes (half a tile per CTA, multicast to both), B in [256 x 64] boxes (each CTA its own); rows 4624 bytes apart: L2 promotion 128B"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086

@@ -876,6 +876,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
         int M, N, K;
         sk_cand forced;
         sk_plan plan;
+        int streams; /* sk_streams_dram: the operands' L2 promotion */
     } last;
     if (!(last.f == f && last.M == M && last.N == N && last.K == K && !memcmp(&last.forced, &forced, sizeof forced))) {
         if (sk_plan_pick(M, N, K, &f->gpu, &sk_model_sm90, forced, &last.plan) != 0) {
@@ -884,8 +885,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
             return cudaErrorInvalidValue;
         }
         last.f = f, last.M = M, last.N = N, last.K = K, last.forced = forced;
+        last.streams = sk_streams_dram(&last.plan, M, N, K, &f->gpu, &sk_model_sm90);
     }
     const sk_plan plan = last.plan;
+    const int streams = last.streams;
     if ((int64_t)plan.m_blocks * plan.n_blocks > INT32_MAX) {
         fprintf(stderr, "error: %d x %d tiles exceed a 1D grid\n", plan.m_blocks, plan.n_blocks);
         return cudaErrorInvalidValue;
@@ -908,7 +911,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUtensorMap tmap_a, tmap_b, tmap_c, tmap_c16;
     tmap_desc da = tmap_desc_make(ka, Mk, K, K, sk_box_rows_a(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
-    da.promotion = db.promotion = SK_L2_PROMOTION; /* 128 B, not tmap_promotion's 256 (stream_k.h) */
+    if (!streams) /* L2 promotion: 128 B unless the plan streams from DRAM (sk_streams_dram) */
+        da.promotion = db.promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
