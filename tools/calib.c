@@ -8,11 +8,17 @@
  * 64x128:split4; "auto" is the plan's own choice), or with --all and no names
  * every candidate of every tile shape (dp, sk, skw, split 2 .. clusters /
  * pairs ways), is timed: 3 calls to warm up, then the median of 15 calls,
- * the candidates' calls interleaved, inputs rotated through copies that
- * together outgrow the L2, random data. One CSV line per candidate on
- * stdout: M,N,K,cand,ms (no time and "n/a" where v7 refuses the candidate:
- * it does not apply to the shape on this GPU). --all tries the candidates
- * that apply on a GPU of 66 clusters (132 SMs), of every tile shape. */
+ * the candidates' calls interleaved, random data. One CSV line per
+ * candidate on stdout: M,N,K,cand,ms (no time and "n/a" where v7 refuses the
+ * candidate: it does not apply to the shape on this GPU). --all tries the
+ * candidates that apply on a GPU of 66 clusters (132 SMs), of every tile
+ * shape. The inputs rotate round by round through copies that together
+ * outgrow the L2 (at most 8): within a round every candidate reads the same
+ * copy, and as the order only rotates, each candidate follows the same one
+ * in all rounds but one. With many candidates (--all) that leaves a bias of
+ * position: the same plan of C and of C^T, sharing the same operand of C,
+ * came out 2-3% apart in --all runs and level timed alone (plots/NOTES.md,
+ * nineteenth session). */
 #define _POSIX_C_SOURCE 200809L
 #include "../common/matmul.h"
 #include "../common/check.h"
@@ -69,7 +75,8 @@ static void set_cand(const char *cand)
 }
 
 /* Times the n candidates of one shape, interleaved (one call of each per
- * round, the order rotating, queued behind a hold and run back to back with
+ * round, the order rotating, a round's calls on input copy r % nsets,
+ * queued behind a hold and run back to back with
  * an event between calls, as the driver times) so that all see the same
  * clocks and power state; prints one line each. A candidate v7 refuses (it
  * does not apply to the shape) returns before any launch and leaves no CUDA
