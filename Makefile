@@ -158,7 +158,7 @@ build/common/%.o: common/%.cu $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -O3 -gencode=arch=compute_90,code=[sm_90,compute_90] -Xcompiler -Wall,-Wextra -c $< -o $@
 
-build/tests/%.o: tests/%.c $(COMMON_HDR)
+build/tests/%.o: tests/%.c tools/calib_order.h $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -170,7 +170,7 @@ build/tests/host_tests: build/tests/host_tests.o $(HOST_TEST_OBJ)
 build/tools/shapes: tools/shapes.c build/common/verify.o build/common/f16.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@ -lm
-build/tools/calib.o: tools/calib.c $(COMMON_HDR)
+build/tools/calib.o: tools/calib.c tools/calib_order.h $(COMMON_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 build/tools/calib_v7: build/tools/calib.o $(call step_objs,v7_stream_k)

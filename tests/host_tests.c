@@ -24,6 +24,7 @@
 #include "../common/tmap.h"
 #include "../common/verify.h"
 #include "../common/waitlimit.h"
+#include "../tools/calib_order.h"
 
 /* ---- harness ------------------------------------------------------------ */
 
@@ -1979,6 +1980,64 @@ static void test_wait_limit(void)
     end();
 }
 
+/* ---- calib_v7 --mix: a round's order (tools/calib_order.h) ---------------- */
+
+/* Neighbours of ord that share a group. */
+static int mix_repeats(const int *group, const int *ord, int n)
+{
+    int r = 0;
+    for (int i = 1; i < n; i++) r += group[ord[i]] == group[ord[i - 1]];
+    return r;
+}
+
+static void test_calib_mix_order(void)
+{
+    begin("calib_mix_order: a permutation; no neighbours of one kernel where the sizes allow, the fewest where not; rounds differ");
+    enum { NMAX = 512 };
+    static int group[NMAX], ord[NMAX], ord2[NMAX], work[4 * NMAX], seen[NMAX], size[NMAX];
+    uint64_t rs = 20261125;
+    for (int trial = 0; trial < 400 && !cur_failed; trial++) {
+        const int n = 1 + (int)(rng_next(&rs) % NMAX);
+        const int groups = 1 + (int)(rng_next(&rs) % (uint64_t)(trial % 4 == 0 ? 3 : 40));
+        /* groups of uneven sizes, as the kinds' candidate counts are; the
+         * group ids are first members' indices, as calib makes them */
+        int first[40];
+        for (int g = 0; g < 40; g++) first[g] = -1, size[g] = 0;
+        for (int i = 0; i < n; i++) {
+            int g = (int)(rng_next(&rs) % (uint64_t)groups);
+            if (trial % 3 == 0 && rng_next(&rs) % 2) g = 0; /* one group often large */
+            if (first[g] < 0) first[g] = i;
+            group[i] = first[g];
+            size[g]++;
+        }
+        int most = 0;
+        for (int g = 0; g < 40; g++) most = size[g] > most ? size[g] : most;
+        calib_mix_order(group, n, (uint64_t)trial + 1, ord, work);
+        for (int i = 0; i < n; i++) seen[i] = 0;
+        for (int i = 0; i < n && !cur_failed; i++) {
+            EXPECT(ord[i] >= 0 && ord[i] < n && !seen[ord[i]]++, "n %d: ord[%d] = %d is out of range or repeated", n, i, ord[i]);
+        }
+        if (cur_failed) break;
+        /* the fewest possible: none while the largest group is at most
+         * (n + 1) / 2, else its surplus 2 most - n - 1 */
+        const int want = most <= (n + 1) / 2 ? 0 : 2 * most - n - 1;
+        EXPECT(mix_repeats(group, ord, n) == want, "n %d, %d groups, largest %d: %d neighbours of one group, want %d",
+               n, groups, most, mix_repeats(group, ord, n), want);
+        /* another round (seed): another order, where there is more than one */
+        calib_mix_order(group, n, (uint64_t)trial + 1000, ord2, work);
+        if (n >= 8 && most <= n / 2) {
+            bool same = true;
+            for (int i = 0; i < n; i++) same = same && ord[i] == ord2[i];
+            EXPECT(!same, "n %d, %d groups: seeds %d and %d gave the same order", n, groups, trial + 1, trial + 1000);
+        }
+        /* and the same seed the same order */
+        calib_mix_order(group, n, (uint64_t)trial + 1, ord2, work);
+        for (int i = 0; i < n && !cur_failed; i++)
+            EXPECT(ord[i] == ord2[i], "n %d: seed %d gave two orders (at %d)", n, trial + 1, i);
+    }
+    end();
+}
+
 int main(void)
 {
     test_f16_to_float_values();
@@ -2005,6 +2064,7 @@ int main(void)
     test_umma_idesc();
     test_matmul_pick();
     test_wait_limit();
+    test_calib_mix_order();
 
     test_fill_exact();
     test_fill_random();

@@ -616,6 +616,22 @@ if [ -x "$fit" ]; then
         grep -qE "tile shapes 0 .. 18, unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
 fi
 
+# ---- j3. calib_v7's command line (tools/calib.c; it times only on a GPU) -------
+# Bad options are refused before any CUDA call: exit 2, one error line naming
+# the usage (with --mix, the order of tools/calib_order.h: host_tests).
+calib=$BUILD_DIR/tools/calib_v7
+if [ ! -x "$calib" ]; then
+    bad "$calib" "missing or not executable"
+else
+    for args in "--bogus" "--all --all" "--mix --mix" "--all --mix extra"; do
+        # shellcheck disable=SC2086
+        run_bin "$calib" $args </dev/null
+        if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(nlines "$tmp/err")" -ne 1 ] || ! grep -q 'usage: .*\[--all\] \[--mix\]' "$tmp/err"; then
+            bad "calib_v7 $args" "$(status $rc), want 2 with one usage line and no stdout (stderr: $(first "$tmp/err"))"
+        else ok "calib_v7 $args (refused)"; fi
+    done
+fi
+
 # ---- k. README tables (tools/readme_tables.sh, make readme) --------------------
 # The README's tables of measured figures are rendered from plots/*.csv; the
 # README must hold exactly what the generator makes of it, and the check must

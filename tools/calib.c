@@ -2,7 +2,7 @@
  * model is fitted to (common/stream_k.h, sk_model), and what each candidate
  * is worth on a shape.
  *
- *   build/tools/calib_v7 [--all] < shapes      (one "M N K [CAND ...]" per line)
+ *   build/tools/calib_v7 [--all] [--mix] < shapes   (one "M N K [CAND ...]" per line)
  *
  * For each line: each candidate named (V7_TILE's form, e.g. 128x256:dp or
  * 64x128:split4; "auto" is the plan's own choice), or with --all and no names
@@ -17,14 +17,18 @@
  * copy, and as the order only rotates, each candidate follows the same one
  * in all rounds but one. With many candidates (--all) that leaves a bias of
  * position: the same plan of C and of C^T, sharing the same operand of C,
- * came out 2-3% apart in --all runs and level timed alone (plots/NOTES.md,
- * nineteenth session). */
+ * came out 2-3% apart in --all runs and level timed alone, and the
+ * candidates that follow another kernel ran slower (plots/NOTES.md,
+ * nineteenth session). --mix draws each round's order so that, where the
+ * numbers allow, no call follows one of its own kernel (tools/calib_order.h),
+ * as in the driver, where v7's calls and cuBLAS's alternate. */
 #define _POSIX_C_SOURCE 200809L
 #include "../common/matmul.h"
 #include "../common/check.h"
 #include "../common/verify.h"
 #include "../common/stream_k.h"
 #include "../common/hold.h"
+#include "calib_order.h"
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
@@ -74,15 +78,26 @@ static void set_cand(const char *cand)
     else unsetenv("V7_TILE");
 }
 
+/* Do candidates a and b run the same kernel (--mix's groups): the same tile
+ * shape (the name up to the first ':') and both tiling C^T (":T") or both
+ * not? "auto" runs the plan's kernel, unknown here: a group of its own. */
+static bool same_kernel(const char *a, const char *b)
+{
+    const size_t la = strcspn(a, ":"), lb = strcspn(b, ":");
+    return la == lb && !strncmp(a, b, la) && !strstr(a, ":T") == !strstr(b, ":T");
+}
+
 /* Times the n candidates of one shape, interleaved (one call of each per
- * round, the order rotating, a round's calls on input copy r % nsets,
- * queued behind a hold and run back to back with
+ * round; the order rotating, or with `mix` drawn each round so that no call
+ * follows one of its own kernel where the groups allow it, calib_mix_order;
+ * a round's calls on input copy r % nsets), queued behind a hold and run back to back with
  * an event between calls, as the driver times) so that all see the same
  * clocks and power state; prints one line each. A candidate v7 refuses (it
  * does not apply to the shape) returns before any launch and leaves no CUDA
  * error. */
-static void time_cands(problem *p, char **cands, int n)
+static void time_cands(problem *p, char **cands, int n, bool mix)
 {
+    static int live[MAX_CANDS], group[MAX_CANDS], ord[MAX_CANDS], work[4 * MAX_CANDS];
     static bool ok[MAX_CANDS];
     static int who[2 * MAX_CANDS * REPS]; /* the candidate whose call ev[i] ends; -1: a hold's start */
     static float ms[MAX_CANDS][REPS];
@@ -99,9 +114,18 @@ static void time_cands(problem *p, char **cands, int n)
     }
     int e = 0, held = HOLD_CALLS; /* calls queued behind the current hold */
     bool expired = false;
-    for (int r = 0; r < REPS; r++)
-        for (int j = 0; j < n; j++) {
-            const int c = (r + j) % n;
+    int nl = 0; /* --mix: the candidates v7 runs; group[i]: the first of live[i]'s kernel */
+    for (int c = 0; c < n; c++)
+        if (ok[c]) live[nl++] = c;
+    for (int i = 0; i < nl; i++) {
+        group[i] = i;
+        for (int k = 0; k < i && group[i] == i; k++)
+            if (same_kernel(cands[live[k]], cands[live[i]])) group[i] = k;
+    }
+    for (int r = 0; r < REPS; r++) {
+        if (mix) calib_mix_order(group, nl, (uint64_t)r + 1, ord, work);
+        for (int j = 0; j < (mix ? nl : n); j++) {
+            const int c = mix ? live[ord[j]] : (r + j) % n;
             if (!ok[c]) continue;
             if (held == HOLD_CALLS) { /* a new hold, once the last is done with the flags */
                 if (e > 0) hold_release(&hold);
@@ -118,6 +142,7 @@ static void time_cands(problem *p, char **cands, int n)
             CUDA_CHECK(cudaEventRecord(ev[e++], p->stream));
             held++;
         }
+    }
     if (e > 0) hold_release(&hold);
     CUDA_CHECK(cudaStreamSynchronize(p->stream));
     if (expired || hold_expired(&hold))
@@ -138,9 +163,14 @@ static void time_cands(problem *p, char **cands, int n)
 
 int main(int argc, char **argv)
 {
-    const int all = argc == 2 && !strcmp(argv[1], "--all");
-    if (argc > 2 || (argc == 2 && !all)) {
-        fprintf(stderr, "calib: error: usage: %s [--all] < lines of M N K [CAND ...]\n", argv[0]);
+    bool all = false, mix = false, bad = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--all") && !all) all = true;
+        else if (!strcmp(argv[i], "--mix") && !mix) mix = true;
+        else bad = true;
+    }
+    if (bad) {
+        fprintf(stderr, "calib: error: usage: %s [--all] [--mix] < lines of M N K [CAND ...]\n", argv[0]);
         return 2;
     }
     int dev;
@@ -204,7 +234,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < SK_KINDS; k++) sk_each_cand(p.M, p.N, p.K, &g, k, add_name, &l);
             n = l.n;
         }
-        time_cands(&p, cands, n);
+        time_cands(&p, cands, n, mix);
         for (int s = 0; s < p.nsets; s++) {
             CUDA_CHECK(cudaFree(p.A[s]));
             CUDA_CHECK(cudaFree(p.B[s]));
