@@ -14,15 +14,7 @@
 #define CALIB_ORDER_H
 
 #include <stdint.h>
-
-/* splitmix64, as common/verify.c's rng_next: the same orders on every machine */
-static inline uint64_t calib_order_rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "../common/verify.h" /* rng_next: splitmix64, the same orders on every machine */
 
 /* ord[0 .. n-1]: a permutation of 0 .. n-1 in which as few neighbours as
  * possible share a group (group[i] in 0 .. n-1). Each step takes a member of
@@ -50,7 +42,7 @@ static inline void calib_mix_order(const int *group, int n, uint64_t seed, int *
     for (int i = 0; i < n; i++) member[fill[group[i]]++] = i;
     for (int g = 0; g < n; g++) /* Fisher-Yates within each group */
         for (int k = left[g] - 1; k > 0; k--) {
-            const int j = (int)(calib_order_rng(&s) % (uint64_t)(k + 1));
+            const int j = (int)(rng_next(&s) % (uint64_t)(k + 1));
             const int t = member[start[g] + k];
             member[start[g] + k] = member[start[g] + j];
             member[start[g] + j] = t;
@@ -62,7 +54,7 @@ static inline void calib_mix_order(const int *group, int n, uint64_t seed, int *
         for (int pass = 0; pass < 2 && best < 0; pass++) /* pass 1: only the last group is left */
             for (int g = 0; g < n; g++) {
                 if (!left[g] || (pass == 0 && g == last)) continue;
-                const uint64_t key = calib_order_rng(&s);
+                const uint64_t key = rng_next(&s);
                 if (best < 0 || left[g] > left[best] || (left[g] == left[best] && key < best_key))
                     best = g, best_key = key;
             }
