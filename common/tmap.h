@@ -40,6 +40,15 @@ static inline CUtensorMapL2promotion tmap_promotion(uint64_t stride_row)
     return stride_row % 32 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 }
 
+/* v7's rule: that promotion where the operand streams from DRAM (a 256-byte
+ * fill brings the next k-tile's bytes of the row), else 128 bytes, a box
+ * row's own, for operands read from L2 again and again (common/stream_k.h,
+ * sk_streams_dram, says which and why). */
+static inline CUtensorMapL2promotion tmap_promotion_streamed(uint64_t stride_row, int streams)
+{
+    return streams ? tmap_promotion(stride_row) : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+}
+
 /* NULL if the driver will accept d, else a one-line reason. */
 const char *tmap_desc_check(const tmap_desc *d);
 

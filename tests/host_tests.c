@@ -575,6 +575,11 @@ static void test_tmap(void)
         d = tmap_desc_make(AL, 64, pr[i].ld, pr[i].ld, 64, 8, CU_TENSOR_MAP_SWIZZLE_NONE);
         EXPECT(d.promotion == pr[i].want, "ld %d: promotion %d, want %d", pr[i].ld, (int)d.promotion,
                (int)pr[i].want);
+        /* v7's rule: the pitch's promotion only where the plan streams from DRAM */
+        EXPECT(tmap_promotion_streamed(d.stride_row, 1) == pr[i].want, "ld %d, streamed: promotion %d, want %d",
+               pr[i].ld, (int)tmap_promotion_streamed(d.stride_row, 1), (int)pr[i].want);
+        EXPECT(tmap_promotion_streamed(d.stride_row, 0) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+               "ld %d, not streamed: promotion %d, want 128B", pr[i].ld, (int)tmap_promotion_streamed(d.stride_row, 0));
     }
     end();
 

@@ -117,7 +117,7 @@ static void time_cands(problem *p, char **cands, int n, bool mix)
     int nl = 0; /* --mix: the candidates v7 runs; group[i]: the first of live[i]'s kernel */
     for (int c = 0; c < n; c++)
         if (ok[c]) live[nl++] = c;
-    for (int i = 0; i < nl; i++) {
+    for (int i = 0; mix && i < nl; i++) {
         group[i] = i;
         for (int k = 0; k < i && group[i] == i; k++)
             if (same_kernel(cands[live[k]], cands[live[i]])) group[i] = k;

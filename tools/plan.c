@@ -141,8 +141,8 @@ int main(int argc, char **argv)
            "L2 promotion %s\n", ka,
            sk_box_rows_a(&s), s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to both" : half, kb,
            sk_box_rows_b(&s), s.share_b ? half : own, pitch,
-           sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90) &&
-                   tmap_promotion((uint64_t)pitch) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+           tmap_promotion_streamed((uint64_t)pitch, sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90)) ==
+                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                ? "256B"
                : "128B");
     if (s.ways)

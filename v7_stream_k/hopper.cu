@@ -911,8 +911,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUtensorMap tmap_a, tmap_b, tmap_c, tmap_c16;
     tmap_desc da = tmap_desc_make(ka, Mk, K, K, sk_box_rows_a(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
     tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
-    if (!streams) /* L2 promotion: 128 B unless the plan streams from DRAM (sk_streams_dram) */
-        da.promotion = db.promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    da.promotion = tmap_promotion_streamed(da.stride_row, streams); /* sk_streams_dram */
+    db.promotion = tmap_promotion_streamed(db.stride_row, streams);
     tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
