@@ -11,7 +11,8 @@ endif
 ifeq ($(strip $(CUDA_INC)),)
 $(error cannot find the CUDA include directory from '$(NVCC) --dryrun'; is nvcc on PATH? (or set CUDA_INC=...))
 endif
-STEPS    := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster v7_stream_k
+ALL_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster v7_stream_k
+STEPS    := $(ALL_STEPS)
 # Steps with a Blackwell kernel (vN_name/blackwell.cu, sm_100a) beside hopper.cu.
 # A step of STEPS not listed here links without one and refuses a B200 by name.
 BW_STEPS := v0_single_warp v1_tma v2_pipeline v3_warp_spec v4_raster v5_clc v6_cluster
@@ -85,7 +86,9 @@ build/$(1)/dispatch.o: common/dispatch.c $(COMMON_HDR) Makefile
 	@mkdir -p $$(@D)
 	$(CC) $(CFLAGS) -DSTEP_NAME='"$(1)"' -DHAVE_SM100=$(call HAS_BW,$(1)) -c $$< -o $$@
 endef
-$(foreach s,$(STEPS),$(eval $(call STEP_RULES,$(s))))
+# Rules for every step, not only those STEPS names (make test-gpu STEPS=v7_stream_k
+# still builds build/broken/v4 from v4_raster's objects).
+$(foreach s,$(ALL_STEPS),$(eval $(call STEP_RULES,$(s))))
 STREAMS_GRAPH := $(BINS:%=build/tests/streams_graph_%)
 
 build/%/hopper.o: %/hopper.cu $(COMMON_HDR)

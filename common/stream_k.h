@@ -71,6 +71,10 @@ static const int sk_tile[SK_KINDS][2] = {
  * them (the wait, 4 wgmma, the release) took ~360 (plots/NOTES.md): twice
  * the depth halves the waits and releases per MMA. The kernel's BK. */
 #define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
+/* Stages in the kernel's ring (STAGES in v7_stream_k/hopper.cu, which checks
+ * it against this): what 227 KB of shared memory holds after 1 KB of
+ * alignment and the two consumers' two [64][64] fp16 slices of C each. */
+#define SK_STAGES(bm, bn) ((227 * 1024 - 1024 - 2 * 2 * 64 * 64 * 2) / (((bm) + (bn)) * SK_DEPTH(bm, bn) * 2))
 
 /* Split-K's most pieces per pair: v7 gathers a piece's share of every
  * piece's partials into its ring at once (up to 64 x bn x 4 bytes plus 16
@@ -99,6 +103,7 @@ typedef struct {
     int sk_extra;    /* ... and one more for the first sk_iters % clusters       */
     int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
                         piece p % ways of pair p / ways; 0: not split-K          */
+    int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
 } sk_plan;
 
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
@@ -156,6 +161,8 @@ typedef struct {
                              then "A" and "B", rows and columns are C^T's       */
 } sk_cand;
 
+static inline int sk_claims_of(const sk_plan *s); /* below */
+
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
  * s->ways chosen): iterations, and no cluster without work. */
 static inline void sk_finish(sk_plan *s)
@@ -171,6 +178,7 @@ static inline void sk_finish(sk_plan *s)
         s->clusters = (int)s->sk_iters;
     s->sk_per = s->sk_iters / s->clusters;
     s->sk_extra = (int)(s->sk_iters % s->clusters);
+    s->claims = sk_claims_of(s);
 }
 
 /* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
@@ -657,13 +665,26 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
  * cluster asks first (v6's scheduler, kept in v7). Clusters do not run at one
  * speed: dealt out before the launch, many waves of pairs left the last
  * cluster to finish 4-8% of the run after the mean one (H100,
- * plots/NOTES.md). The stream-K pieces are always dealt out: an owner waits
+ * plots/NOTES.md). But a claim is a round trip (the readers' release of the
+ * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
+ * the producer wants the next pair once it has loaded this one's last
+ * k-tile, a ring's depth before the pair ends: on pairs of up to twice the
+ * ring's k-tiles it came late (8192 x 8192 x 256, 4 k-tiles: 12% slower
+ * claimed than dealt out; 4096 x 4096 x 512, 8: 4%), and there the pairs
+ * are dealt out. The stream-K pieces are always dealt out: an owner waits
  * for the contributors the plan names. Not for 64-row tiles: their two
  * consumers take turns on pieces, and each steps over the other's by the
  * plan (their registers had no room for more). */
+static inline int sk_claims_of(const sk_plan *s)
+{
+    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > s->clusters &&
+           s->k_tiles > 2 * SK_STAGES(s->bm, s->bn);
+}
+/* The kernel's view: worked out once, by sk_finish (a division the
+ * producer's 40 registers have no room for). */
 static inline SK_HD int sk_claims(const sk_plan *s)
 {
-    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > s->clusters;
+    return s->claims;
 }
 
 /* How many whole pairs the plan deals out to cluster p (round robin). */

@@ -231,13 +231,13 @@ sanitizer_tests() {
         # N-neighbours sharing A over 5 block rows; 128 x 176 stream-K (5 stages, its last
         # 48 columns in 16-column boxes); tiles of C^T, 176 x 128 stream-K (stmatrix, the
         # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores);
-        # two waves of whole 128 x 128 pairs claimed at run time, then stream-K pieces that
-        # the scheduler hands on (sk_claims).
+        # two waves of whole 128 x 128 pairs claimed at run time (16 k-tiles: more than twice
+        # the ring's 6), then stream-K pieces that the scheduler hands on (sk_claims).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
-                                        "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 2304 2048 512")
+                                        "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 2304 2048 1024")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -242,6 +242,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                           sizeof pair_slot + sizeof ring_at + sizeof gathered <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
     static_assert(CONSUMERS * GATHER_BYTES <= STAGES * STAGE_BYTES, "the split-K gathers exceed the ring");
+    static_assert(STAGES == SK_STAGES(BM, BN), "the plan counts the ring's stages otherwise (sk_claims)");
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
