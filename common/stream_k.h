@@ -661,11 +661,13 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
 }
 
 /* Are the plan's whole pairs claimed at run time? Where there are more than
- * clusters: each cluster's first is its own index, the rest go to whichever
- * cluster asks first (v6's scheduler, kept in v7). Clusters do not run at one
- * speed: dealt out before the launch, many waves of pairs left the last
- * cluster to finish 4-8% of the run after the mean one (H100,
- * plots/NOTES.md). But a claim is a round trip (the readers' release of the
+ * two waves of them: each cluster's first is its own index, the rest go to
+ * whichever cluster asks first (v6's scheduler, kept in v7). Clusters do not
+ * run at one speed: dealt out before the launch, many waves of pairs left the
+ * last cluster to finish 4-8% of the run after the mean one (H100,
+ * plots/NOTES.md). The first wave of claims is made at the start, in no
+ * useful order, so with two waves the claims even out nothing (and cost:
+ * 11 of 13 such shapes ran 1-8% faster dealt out). And a claim is a round trip (the readers' release of the
  * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
  * the producer wants the next pair once it has loaded this one's last
  * k-tile, a ring's depth before the pair ends: on pairs of up to twice the
@@ -677,7 +679,7 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
  * plan (their registers had no room for more). */
 static inline int sk_claims_of(const sk_plan *s)
 {
-    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > s->clusters &&
+    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters &&
            s->k_tiles > 2 * SK_STAGES(s->bm, s->bn);
 }
 /* The kernel's view: worked out once, by sk_finish (a division the

@@ -992,7 +992,7 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
      * scheduler hands on, sk_work_of(p, sk_whole_of(p) + n): that must be
      * exactly the deal's stream-K pieces (sk_piece), so the claims change who
      * runs a whole pair and nothing else. */
-    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > s.clusters && s.k_tiles > 2 * SK_STAGES(s.bm, s.bn)),
+    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > 2 * s.clusters && s.k_tiles > 2 * SK_STAGES(s.bm, s.bn)),
            "%dx%dx%d: sk_claims %d (%d whole pairs, %d clusters, %d rows, %d k-tiles)", M, N, K, sk_claims(&s),
            whole, s.clusters, s.bm, s.k_tiles);
     int dealt = 0;
@@ -1119,7 +1119,7 @@ static void test_stream_k(void)
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM_WAVE, 0, 0, 0}, &s) == 0 &&
            s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0, 0}, &s) == -1, "8192^3 split");
-    /* Claims: 990 whole pairs on 66 clusters, yes; a wave or less of them, 64-row tiles,
+    /* Claims: 990 whole pairs on 66 clusters, yes; two waves or less of them, 64-row tiles,
      * split-K, or pairs of no more than twice the ring's k-tiles, no. */
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == 0 && sk_claims(&s),
            "8192^3 sk: claims");
@@ -1132,6 +1132,11 @@ static void test_stream_k(void)
            "4096 x 4096 x 512 in 128 x 256: 8 k-tiles, 4 stages, dealt out");
     EXPECT(sk_plan_of(4096, 4096, 576, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && sk_claims(&s),
            "4096 x 4096 x 576 in 128 x 256: 9 k-tiles, 4 stages, claimed");
+    EXPECT(sk_plan_of(2816, 3072, 8192, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s) &&
+               s.pairs == 132 && s.clusters == 66,
+           "2816 x 3072 x 8192 in 128 x 256: %d pairs on %d clusters, two waves, dealt out", s.pairs, s.clusters);
+    EXPECT(sk_plan_of(2816, 3328, 8192, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && sk_claims(&s) &&
+               s.pairs == 143, "2816 x 3328 x 8192 in 128 x 256: %d pairs, more than two waves, claimed", s.pairs);
     EXPECT(sk_plan_of(1024, 1024, 1024, h100, (sk_cand){1, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s),
            "1024^3 in 64 pairs of 128 x 128: no claims");
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){2, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.bm == 64 &&
