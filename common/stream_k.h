@@ -667,7 +667,8 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
  * last cluster to finish 4-8% of the run after the mean one (H100,
  * plots/NOTES.md). The first wave of claims is made at the start, in no
  * useful order, so with two waves the claims even out nothing (and cost:
- * 11 of 13 such shapes ran 1-8% faster dealt out). And a claim is a round trip (the readers' release of the
+ * 11 of 13 such shapes ran 3-8% faster dealt out, one 1.6% slower, H100).
+ * And a claim is a round trip (the readers' release of the
  * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
  * the producer wants the next pair once it has loaded this one's last
  * k-tile, a ring's depth before the pair ends: on pairs of up to twice the

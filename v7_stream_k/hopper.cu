@@ -30,9 +30,9 @@
  *    of C, not 128 x 128 over 256 rows).
  * The plan is chosen on the host from a cost model over candidate plans
  * (common/stream_k.h); `make plan SIZE="M N K"` prints them. Every role
- * works the plan out for itself (sk_work_of), but where there is more than
- * a wave of whole pairs, v6's scheduler still claims them at run time: the
- * clusters do not all run at one speed (sk_claims).
+ * works the plan out for itself (sk_work_of), but where there are more than
+ * two waves of long whole pairs, v6's scheduler still claims them at run
+ * time: the clusters do not all run at one speed (sk_claims).
  *
  * PTX first used here: st.release.gpu, ld.acquire.gpu, prefetch.tensormap,
  * wgmma m64nNk16 for N = 64 .. 240 in steps of 16, stmatrix.sync.aligned.m8n8.x4.trans,
@@ -177,8 +177,9 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 }
 
 /* Any role: the i-th piece of cluster p's work (i = 0, 1, ..), pair -1 when
- * none is left. Where the plan has more whole pairs than clusters
- * (sk_claims), the first is the cluster's own index, and the rest come from
+ * none is left. Where the plan claims whole pairs (sk_claims: more than two
+ * waves of them, each of more than twice the ring's k-tiles), the first is
+ * the cluster's own index, and the rest come from
  * CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
  * (dealt out before the launch, many waves of pairs left the clusters 4-8%
  * apart at the end, for they do not all run at one speed: plots/NOTES.md),
@@ -937,7 +938,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 
     const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap];
     cudaError_t err;
-    if (!plan.sk_pairs && !sk_claims(&plan)) { /* a wave of whole pairs or less: no workspace */
+    if (!plan.sk_pairs && !sk_claims(&plan)) { /* whole pairs, dealt out: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
                           stream);
         if (err != cudaSuccess)
