@@ -161,7 +161,29 @@ typedef struct {
                              then "A" and "B", rows and columns are C^T's       */
 } sk_cand;
 
-static inline int sk_claims_of(const sk_plan *s); /* below */
+/* Are the plan's whole pairs claimed at run time? Where there are more than
+ * two waves of them: each cluster's first is its own index, the rest go to
+ * whichever cluster asks first (v6's scheduler, kept in v7). Clusters do not
+ * run at one speed: dealt out before the launch, many waves of pairs left the
+ * last cluster to finish 4-8% of the run after the mean one (H100,
+ * plots/NOTES.md). The first wave of claims is made at the start, in no
+ * useful order, so with two waves the claims even out nothing (and cost:
+ * 11 of 13 such shapes ran 3-8% faster dealt out, one 1.6% slower, H100).
+ * And a claim is a round trip (the readers' release of the
+ * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
+ * the producer wants the next pair once it has loaded this one's last
+ * k-tile, a ring's depth before the pair ends: on pairs of up to twice the
+ * ring's k-tiles it came late (8192 x 8192 x 256, 4 k-tiles: 12% slower
+ * claimed than dealt out; 4096 x 4096 x 512, 8: 4%), and there the pairs
+ * are dealt out. The stream-K pieces are always dealt out: an owner waits
+ * for the contributors the plan names. Not for 64-row tiles: their two
+ * consumers take turns on pieces, and each steps over the other's by the
+ * plan (their registers had no room for more). */
+static inline int sk_claims_of(const sk_plan *s)
+{
+    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters &&
+           s->k_tiles > 2 * SK_STAGES(s->bm, s->bn);
+}
 
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
  * s->ways chosen): iterations, and no cluster without work. */
@@ -660,29 +682,6 @@ static inline SK_HD sk_work sk_piece(const sk_plan *s, int p, int n)
     return w;
 }
 
-/* Are the plan's whole pairs claimed at run time? Where there are more than
- * two waves of them: each cluster's first is its own index, the rest go to
- * whichever cluster asks first (v6's scheduler, kept in v7). Clusters do not
- * run at one speed: dealt out before the launch, many waves of pairs left the
- * last cluster to finish 4-8% of the run after the mean one (H100,
- * plots/NOTES.md). The first wave of claims is made at the start, in no
- * useful order, so with two waves the claims even out nothing (and cost:
- * 11 of 13 such shapes ran 3-8% faster dealt out, one 1.6% slower, H100).
- * And a claim is a round trip (the readers' release of the
- * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
- * the producer wants the next pair once it has loaded this one's last
- * k-tile, a ring's depth before the pair ends: on pairs of up to twice the
- * ring's k-tiles it came late (8192 x 8192 x 256, 4 k-tiles: 12% slower
- * claimed than dealt out; 4096 x 4096 x 512, 8: 4%), and there the pairs
- * are dealt out. The stream-K pieces are always dealt out: an owner waits
- * for the contributors the plan names. Not for 64-row tiles: their two
- * consumers take turns on pieces, and each steps over the other's by the
- * plan (their registers had no room for more). */
-static inline int sk_claims_of(const sk_plan *s)
-{
-    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters &&
-           s->k_tiles > 2 * SK_STAGES(s->bm, s->bn);
-}
 /* The kernel's view: worked out once, by sk_finish (a division the
  * producer's 40 registers have no room for). */
 static inline SK_HD int sk_claims(const sk_plan *s)
