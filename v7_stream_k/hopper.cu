@@ -218,8 +218,11 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
 
 /* T: the operands' roles swapped (plan.swap): A and B are the tensor maps of
  * B and A, M and N are C^T's rows and columns, and the epilogue writes the
- * fragment to C transposed. */
-template <int BM, int BN, int T>
+ * fragment to C transposed. WHOLE: the plan runs whole pairs only (no
+ * stream-K, no split-K), and the kernel has no code for the others: their
+ * paths, never taken, made the kernel 70% longer, and the short kernel ran
+ * a small call 1-3% faster (plots/NOTES.md). */
+template <int BM, int BN, int T, int WHOLE>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, const __grid_constant__ CUtensorMap tmap_c16,
@@ -476,7 +479,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * gather lands in the ring, which no copy fills again: a cluster
              * has one piece (sk_work_of), its stages have all landed, and the
              * MMAs of both consumers are done. */
-            if (plan.ways) {
+            if (!WHOLE && plan.ways) {
                 const int l = p % plan.ways;             /* this piece of the pair */
                 const int step = CLUSTER * ROW_WGS;      /* from piece q's slot to q + 1's */
                 const int floats4 = PARTIAL_FLOATS / 4; /* float4s per slot */
@@ -550,7 +553,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             /* Stream-K fixup. A piece that does not start at k-tile 0 belongs to
              * a pair another cluster owns: hand the sums over and go on (a
              * cluster hands on at most one partial: its first piece's). */
-            if (w.kb > 0) {
+            if (!WHOLE && w.kb > 0) {
                 if (live)
                     write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
                                        &flags[me * FLAG_STRIDE], gen);
@@ -560,7 +563,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * order (fixed by the plan: the same bits every run): clusters
              * p + 1 .. last (found first, so that no 64-bit bound stays live
              * beside the accumulators and the partials in flight). */
-            if (w.ke < plan.k_tiles && live) {
+            if (!WHOLE && w.ke < plan.k_tiles && live) {
                 int last = p;
                 for (int q; (q = sk_next_contributor(&plan, w.pair, last)) >= 0;)
                     last = q;
@@ -746,15 +749,15 @@ typedef struct {
 } device_facts;
 static device_facts facts[MAX_DEVICES];
 
-template <int BM, int BN, int T>
+template <int BM, int BN, int T, int WHOLE>
 static cudaError_t max_clusters_of(int *clusters)
 {
-    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T, WHOLE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T>, &cfg));
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T, WHOLE>, &cfg));
     if (*clusters < 1) {
         fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
         return cudaErrorInvalidConfiguration;
@@ -762,19 +765,24 @@ static cudaError_t max_clusters_of(int *clusters)
     return cudaSuccess;
 }
 
-/* Clusters of a tile shape's kernels, both roles of the operands: the fewer. */
+/* Clusters of a tile shape's kernels, both roles of the operands, whole
+ * pairs only or not: the fewest. */
 template <int BM, int BN>
 static cudaError_t max_clusters_both(int *clusters)
 {
-    int swapped;
-    CUDA_TRY((max_clusters_of<BM, BN, 0>(clusters)));
-    CUDA_TRY((max_clusters_of<BM, BN, 1>(&swapped)));
-    if (swapped < *clusters)
-        *clusters = swapped;
+    int n[4];
+    CUDA_TRY((max_clusters_of<BM, BN, 0, 0>(&n[0])));
+    CUDA_TRY((max_clusters_of<BM, BN, 1, 0>(&n[1])));
+    CUDA_TRY((max_clusters_of<BM, BN, 0, 1>(&n[2])));
+    CUDA_TRY((max_clusters_of<BM, BN, 1, 1>(&n[3])));
+    *clusters = n[0];
+    for (int i = 1; i < 4; i++)
+        if (n[i] < *clusters)
+            *clusters = n[i];
     return cudaSuccess;
 }
 
-template <int BM, int BN, int T>
+template <int BM, int BN, int T, int WHOLE>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
                                const tile_map *pairs, const sk_plan *plan, int *counters, uint32_t *flags,
@@ -785,21 +793,23 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T, WHOLE>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
                               ldc, *pairs, *plan, counters, flags, partials, gen);
 }
 
 /* The kernels, one per tile shape, in sk_tile's order (get_facts checks it):
  * how many clusters of each the GPU holds, and the launch of a plan, tiles
- * of C and of C^T. */
+ * of C and of C^T, whole pairs only or any plan. */
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
-#define KERNEL(bm, bn) {bm, bn, max_clusters_both<bm, bn>, {launch_plan<bm, bn, 0>, launch_plan<bm, bn, 1>}}
+#define KERNEL(bm, bn)                                                                                     \
+    {bm, bn, max_clusters_both<bm, bn>,                                                                      \
+     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>}, {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>}}}
 static const struct {
     int bm, bn;
     cudaError_t (*max_clusters)(int *);
-    launch_fn launch[2]; /* [plan.swap] */
+    launch_fn launch[2][2]; /* [plan.swap][whole pairs only] */
 } kernels[SK_KINDS] = {
     KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
     KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
@@ -936,7 +946,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap];
+    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap][!plan.sk_pairs && !plan.ways];
     cudaError_t err;
     if (!plan.sk_pairs && !sk_claims(&plan)) { /* whole pairs, dealt out: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
