@@ -71,10 +71,6 @@ static const int sk_tile[SK_KINDS][2] = {
  * them (the wait, 4 wgmma, the release) took ~360 (plots/NOTES.md): twice
  * the depth halves the waits and releases per MMA. The kernel's BK. */
 #define SK_DEPTH(bm, bn) ((bm) == 64 && (bn) <= 128 ? 128 : 64)
-/* Stages in the kernel's ring (STAGES in v7_stream_k/hopper.cu, which checks
- * it against this): what 227 KB of shared memory holds after 1 KB of
- * alignment and the two consumers' two [64][64] fp16 slices of C each. */
-#define SK_STAGES(bm, bn) ((227 * 1024 - 1024 - 2 * 2 * 64 * 64 * 2) / (((bm) + (bn)) * SK_DEPTH(bm, bn) * 2))
 
 /* Split-K's most pieces per pair: v7 gathers a piece's share of every
  * piece's partials into its ring at once (up to 64 x bn x 4 bytes plus 16
@@ -162,27 +158,29 @@ typedef struct {
 } sk_cand;
 
 /* Are the plan's whole pairs claimed at run time? Where there are more than
- * two waves of them: each cluster's first is its own index, the rest go to
- * whichever cluster asks first (v6's scheduler, kept in v7). Clusters do not
- * run at one speed: dealt out before the launch, many waves of pairs left the
- * last cluster to finish 4-8% of the run after the mean one (H100,
+ * two waves of them, each of more than SK_CLAIM_K_TILES k-tiles: each
+ * cluster's first is its own index, the rest go to whichever cluster asks
+ * first (v6's scheduler, kept in v7). Clusters do not run at one speed:
+ * dealt out before the launch, many waves of long pairs left the last
+ * cluster to finish 4-8% of the run after the mean one (H100,
  * plots/NOTES.md). The first wave of claims is made at the start, in no
  * useful order, so with two waves the claims even out nothing (and cost:
  * 11 of 13 such shapes ran 3-8% faster dealt out, one 1.6% slower, H100).
- * And a claim is a round trip (the readers' release of the
- * slot, an atomic in L2, the posts to both CTAs) made when a pair starts, and
- * the producer wants the next pair once it has loaded this one's last
- * k-tile, a ring's depth before the pair ends: on pairs of up to twice the
- * ring's k-tiles it came late (8192 x 8192 x 256, 4 k-tiles: 12% slower
- * claimed than dealt out; 4096 x 4096 x 512, 8: 4%), and there the pairs
- * are dealt out. The stream-K pieces are always dealt out: an owner waits
- * for the contributors the plan names. Not for 64-row tiles: their two
- * consumers take turns on pieces, and each steps over the other's by the
- * plan (their registers had no room for more). */
+ * And a claim costs its pair about the same whatever the pair's length (the
+ * readers' release of the slot, an atomic in L2, the posts to both CTAs, the
+ * exit barrier), while what the claims even out grows with it. Dealt out,
+ * pairs of 9-13 k-tiles ran 2-7% faster than claimed, of 14-31 0-3%, of
+ * 32-40 level, and from 43 on the claims were 0-6% faster (H100, 39 shapes of
+ * seeds 7001-7006); on 27 shapes of seeds 7011-7020 with 9-31 k-tiles, dealt
+ * out took 0.979 (H100) and 0.977 (H200) of the claimed time. The stream-K
+ * pieces are always dealt out: an owner waits for the contributors the plan
+ * names. Not for 64-row tiles: their two consumers take turns on pieces, and
+ * each steps over the other's by the plan (their registers had no room for
+ * more). */
+#define SK_CLAIM_K_TILES 32
 static inline int sk_claims_of(const sk_plan *s)
 {
-    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters &&
-           s->k_tiles > 2 * SK_STAGES(s->bm, s->bn);
+    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters && s->k_tiles > SK_CLAIM_K_TILES;
 }
 
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and

@@ -75,8 +75,9 @@ expect_refusal() { # name pattern command...
 # that share A, a single k-tile per cluster, stream-K over less than a wave
 # (48 pairs on 66 clusters), over a wave and a half (skw), and a tail of 3
 # pairs cut 16 ways each (an owner adding 15 partials), two waves of whole
-# pairs dealt out and three claimed at run time (128 x 128:sk on 3744 x 1080
-# and 3328 x 2048); the 64-row tiles'
+# pairs dealt out (128 x 128:sk on 3744 x 1080), three dealt out and three
+# claimed at run time (128 x 128:sk on 3328 x 2048, pairs of 16 and of 34
+# k-tiles); the 64-row tiles'
 # ping-pong over several pieces per cluster (whole, stream-K, pieces of fewer
 # k-tiles than the ring has stages); the others are the model's own plans.
 V7_PLANS=(
@@ -98,6 +99,7 @@ V7_PLANS=(
     "V7_TILE=128x256:skw 2304 2816 4096|tiles 128 x 256, pairs share B, 99 pairs of 64 k-tiles \(64 deep\) on 66 clusters, 99 stream-K \(96 iterations per cluster\), 0 whole"
     "V7_TILE=128x128:sk 3744 1080 968|tiles 128 x 128, pairs share B, 135 pairs of 16 k-tiles \(64 deep\) on 66 clusters, 3 stream-K \(0 iterations per cluster\), 132 whole"
     "V7_TILE=128x128:sk 3328 2048 1024|tiles 128 x 128, pairs share B, 208 pairs of 16 k-tiles \(64 deep\) on 66 clusters, 10 stream-K \(2 iterations per cluster\), 198 whole"
+    "V7_TILE=128x128:sk 3328 2048 2176|tiles 128 x 128, pairs share B, 208 pairs of 34 k-tiles \(64 deep\) on 66 clusters, 10 stream-K \(5 iterations per cluster\), 198 whole"
     "V7_TILE=64x256:dp 2048 3072 328|tiles 64 x 256, pairs share B, 192 pairs of 6 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
     "V7_TILE=64x256:sk 3000 2000 1000|tiles 64 x 256, pairs share B, 192 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "V7_TILE=64x256:skw 3000 2000 1000|tiles 64 x 256, pairs share B, 192 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, [1-9][0-9]* stream-K"
@@ -233,14 +235,14 @@ sanitizer_tests() {
         # N-neighbours sharing A over 5 block rows; 128 x 176 stream-K (5 stages, its last
         # 48 columns in 16-column boxes); tiles of C^T, 176 x 128 stream-K (stmatrix, the
         # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores);
-        # three waves of whole 128 x 128 pairs, the last two claimed at run time (16 k-tiles:
-        # more than twice the ring's 6), then stream-K pieces that the scheduler hands on
+        # three waves of whole 128 x 128 pairs, the last two claimed at run time (34 k-tiles:
+        # more than SK_CLAIM_K_TILES), then stream-K pieces that the scheduler hands on
         # (sk_claims).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
-                                        "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 1024")
+                                        "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -986,13 +986,13 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
     for (size_t i = 0; i < units && !cur_failed; i++)
         EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
                i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
-    /* Claims (sk_claims: more than a wave of whole pairs, 128-row tiles, no
-     * split-K). The kernel's walk: cluster p's own pair p first, the pairs
+    /* Claims (sk_claims: more than two waves of whole pairs of more than
+     * SK_CLAIM_K_TILES k-tiles, 128-row tiles, no split-K). The kernel's walk: cluster p's own pair p first, the pairs
      * from the clusters' count on to whoever claims them, then what the
      * scheduler hands on, sk_work_of(p, sk_whole_of(p) + n): that must be
      * exactly the deal's stream-K pieces (sk_piece), so the claims change who
      * runs a whole pair and nothing else. */
-    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > 2 * s.clusters && s.k_tiles > 2 * SK_STAGES(s.bm, s.bn)),
+    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > 2 * s.clusters && s.k_tiles > SK_CLAIM_K_TILES),
            "%dx%dx%d: sk_claims %d (%d whole pairs, %d clusters, %d rows, %d k-tiles)", M, N, K, sk_claims(&s),
            whole, s.clusters, s.bm, s.k_tiles);
     int dealt = 0;
@@ -1120,18 +1120,18 @@ static void test_stream_k(void)
            s.sk_pairs == 100, "8192^3 skw: %d", s.sk_pairs);
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_SPLIT, 2, 0, 0}, &s) == -1, "8192^3 split");
     /* Claims: 990 whole pairs on 66 clusters, yes; two waves or less of them, 64-row tiles,
-     * split-K, or pairs of no more than twice the ring's k-tiles, no. */
+     * split-K, or pairs of no more than SK_CLAIM_K_TILES k-tiles, no. */
     EXPECT(sk_plan_of(8192, 8192, 8192, h100, (sk_cand){0, SK_STREAM, 0, 0, 0}, &s) == 0 && sk_claims(&s),
            "8192^3 sk: claims");
-    EXPECT(SK_STAGES(128, 256) == 4 && SK_STAGES(128, 128) == 6 && SK_STAGES(128, 64) == 8 &&
-           SK_STAGES(64, 64) == 6 && SK_STAGES(64, 128) == 4, "stages: %d %d %d %d %d", SK_STAGES(128, 256),
-           SK_STAGES(128, 128), SK_STAGES(128, 64), SK_STAGES(64, 64), SK_STAGES(64, 128));
     EXPECT(sk_plan_of(8192, 8192, 256, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s) &&
            s.pairs == 1024, "8192 x 8192 x 256 in 128 x 256: 1024 pairs of 4 k-tiles, dealt out");
-    EXPECT(sk_plan_of(4096, 4096, 512, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s),
-           "4096 x 4096 x 512 in 128 x 256: 8 k-tiles, 4 stages, dealt out");
-    EXPECT(sk_plan_of(4096, 4096, 576, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && sk_claims(&s),
-           "4096 x 4096 x 576 in 128 x 256: 9 k-tiles, 4 stages, claimed");
+    EXPECT(SK_CLAIM_K_TILES == 32, "SK_CLAIM_K_TILES %d: the tests below take 32", SK_CLAIM_K_TILES);
+    EXPECT(sk_plan_of(8192, 8192, 2048, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s) &&
+               s.k_tiles == 32 && s.pairs == 1024,
+           "8192 x 8192 x 2048 in 128 x 256: %d pairs of %d k-tiles, dealt out", s.pairs, s.k_tiles);
+    EXPECT(sk_plan_of(8192, 8192, 2112, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && sk_claims(&s) &&
+               s.k_tiles == 33,
+           "8192 x 8192 x 2112 in 128 x 256: %d k-tiles, claimed", s.k_tiles);
     EXPECT(sk_plan_of(2816, 3072, 8192, h100, (sk_cand){0, SK_WHOLE, 0, 0, 0}, &s) == 0 && !sk_claims(&s) &&
                s.pairs == 132 && s.clusters == 66,
            "2816 x 3072 x 8192 in 128 x 256: %d pairs on %d clusters, two waves, dealt out", s.pairs, s.clusters);

@@ -195,12 +195,13 @@ for step in $STEPS; do
         # v7: each kernel issues one wgmma per k-step, of its tile's whole width
         # (BK / 16 per k-tile: 8 for 64 x 64 and 64 x 128, whose k-tiles are 128
         # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower):
-        # per matmul_kernel<BM, BN, T> entry, the count and any other n.
+        # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
-                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]E/) {
+                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]E/) {
                          s = $0; sub(/.*matmul_kernelILi/, "", s); split(s, f, "ELi")
-                         bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : ""); order[++k] = name } }
+                         bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : "") \
+                             (substr(f[4], 1, 1) == "1" ? ":whole" : ""); order[++k] = name } }
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
                      cnt[name]++; if (s != bn) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]

@@ -158,9 +158,8 @@ int main(int argc, char **argv)
         printf("whole pairs: %d, claimed at run time (each cluster's first is its own index); below, "
                "the even deal the model prices\n", s.pairs - s.sk_pairs);
     else if (s.pairs - s.sk_pairs > s.clusters)
-        printf("whole pairs: %d (%.2f waves) of %d k-tiles, a ring of %d stages: dealt out before the launch, "
-               "not claimed (sk_claims)\n", s.pairs - s.sk_pairs, (double)(s.pairs - s.sk_pairs) / s.clusters,
-               s.k_tiles, SK_STAGES(s.bm, s.bn));
+        printf("whole pairs: %d (%.2f waves) of %d k-tiles: dealt out before the launch, not claimed "
+               "(sk_claims)\n", s.pairs - s.sk_pairs, (double)(s.pairs - s.sk_pairs) / s.clusters, s.k_tiles);
     const int shown = 4;
     for (int p = 0; p < s.clusters; p++) {
         if (p == shown && s.clusters > shown + 2) {

@@ -178,9 +178,8 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 
 /* Any role: the i-th piece of cluster p's work (i = 0, 1, ..), pair -1 when
  * none is left. Where the plan claims whole pairs (sk_claims: more than two
- * waves of them, each of more than twice the ring's k-tiles), the first is
- * the cluster's own index, and the rest come from
- * CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
+ * waves of them, each of more than 32 k-tiles), the first is the cluster's
+ * own index, and the rest come from CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
  * (dealt out before the launch, many waves of pairs left the clusters 4-8%
  * apart at the end, for they do not all run at one speed: plots/NOTES.md),
  * then the cluster's stream-K pieces, which the plan fixes. The warp's first
@@ -246,7 +245,6 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                           sizeof pair_slot + sizeof ring_at + sizeof gathered <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
     static_assert(CONSUMERS * GATHER_BYTES <= STAGES * STAGE_BYTES, "the split-K gathers exceed the ring");
-    static_assert(STAGES == SK_STAGES(BM, BN), "the plan counts the ring's stages otherwise (sk_claims)");
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
