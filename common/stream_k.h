@@ -8,7 +8,8 @@
  * tile order, are cut in two parts:
  *  - the first ones are data-parallel: whole pairs, dealt out round robin
  *    (cluster p takes pairs p, p + clusters, p + 2 clusters, ..), or, where
- *    there are more than clusters (sk_claims), claimed at run time;
+ *    there are more than two waves of long ones (sk_claims), claimed at run
+ *    time;
  *  - the last sk_pairs pairs are stream-K, worked on once a cluster's whole
  *    pairs are done: their sk_pairs * k_tiles iterations (one pair, one
  *    k-tile) are dealt out in equal contiguous ranges, cluster p taking
