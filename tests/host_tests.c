@@ -987,11 +987,11 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
         EXPECT(seen[i] == 1, "%dx%dx%d: pair %zu k-tile %zu computed %d times", M, N, K,
                i / (size_t)s.k_tiles, i % (size_t)s.k_tiles, seen[i]);
     /* Claims (sk_claims: more than two waves of whole pairs of more than
-     * SK_CLAIM_K_TILES k-tiles, 128-row tiles, no split-K). The kernel's walk: cluster p's own pair p first, the pairs
-     * from the clusters' count on to whoever claims them, then what the
-     * scheduler hands on, sk_work_of(p, sk_whole_of(p) + n): that must be
-     * exactly the deal's stream-K pieces (sk_piece), so the claims change who
-     * runs a whole pair and nothing else. */
+     * SK_CLAIM_K_TILES k-tiles, 128-row tiles, no split-K). The kernel's walk:
+     * cluster p's own pair p first, the pairs from the clusters' count on to
+     * whoever claims them, then what the scheduler hands on, sk_work_of(p,
+     * sk_whole_of(p) + n): that must be exactly the deal's stream-K pieces
+     * (sk_piece), so the claims change who runs a whole pair and nothing else. */
     EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > 2 * s.clusters && s.k_tiles > SK_CLAIM_K_TILES),
            "%dx%dx%d: sk_claims %d (%d whole pairs, %d clusters, %d rows, %d k-tiles)", M, N, K, sk_claims(&s),
            whole, s.clusters, s.bm, s.k_tiles);

@@ -179,16 +179,17 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
 /* Any role: the i-th piece of cluster p's work (i = 0, 1, ..), pair -1 when
  * none is left. Where the plan claims whole pairs (sk_claims: more than two
  * waves of them, each of more than 32 k-tiles), the first is the cluster's
- * own index, and the rest come from CTA 0's scheduler: whole pairs claimed at run time, as v6 claims them
- * (dealt out before the launch, many waves of pairs left the clusters 4-8%
- * apart at the end, for they do not all run at one speed: plots/NOTES.md),
- * then the cluster's stream-K pieces, which the plan fixes. The warp's first
- * lane reads the slot (written by CTA 0: acquire at cluster scope), frees it
- * with one arrival at this CTA's pair_empty (CTA 1 relays it to CTA 0) and
- * passes the piece to the other lanes. (v6 lets every lane read, the warp
- * synchronized before the arrival; compute-sanitizer's racecheck takes that
- * for a race with the next claim's write.) Otherwise the plan alone says
- * (sk_work_of). Every role of both CTAs walks the same pieces. */
+ * own index, and the rest come from CTA 0's scheduler: whole pairs claimed at
+ * run time, as v6 claims them (dealt out before the launch, many waves of
+ * pairs left the clusters 4-8% apart at the end, for they do not all run at
+ * one speed: plots/NOTES.md), then the cluster's stream-K pieces, which the
+ * plan fixes. The warp's first lane reads the slot (written by CTA 0: acquire
+ * at cluster scope), frees it with one arrival at this CTA's pair_empty
+ * (CTA 1 relays it to CTA 0) and passes the piece to the other lanes. (v6
+ * lets every lane read, the warp synchronized before the arrival;
+ * compute-sanitizer's racecheck takes that for a race with the next claim's
+ * write.) Otherwise the plan alone says (sk_work_of). Every role of both
+ * CTAs walks the same pieces. */
 template <int BM>
 __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, uint64_t *pair_full,
                                              uint64_t *pair_empty, const int *slot)
@@ -220,7 +221,8 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
  * fragment to C transposed. WHOLE: the plan runs whole pairs only (no
  * stream-K, no split-K), and the kernel has no code for the others: their
  * paths, never taken, made the kernel 70% longer, and the short kernel ran
- * a small call 1-3% faster (plots/NOTES.md). */
+ * 15 shapes 2.3% / 1.7% faster (H100 / H200; up to 6.6% on small calls:
+ * plots/NOTES.md). */
 template <int BM, int BN, int T, int WHOLE>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
