@@ -64,7 +64,14 @@ static const int sk_tile[SK_KINDS][2] = {
     {64, 80}, {64, 96}, {64, 112},
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
- * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
+ * take turns on them (ping-pong), one's epilogue under the other's MMAs. So
+ * is a 128-row tile up to SK_PP_BN_MAX wide where the plan runs whole pairs
+ * only (two m64 fragments per consumer, BN accumulators a thread: 176 is the
+ * widest that fits the consumers' 232 registers without spilling); 128-row
+ * tiles split by stream-K or split-K, and wider ones, are shared by the two
+ * consumers, 64 rows each (cooperative), and their epilogue leaves the tensor
+ * cores idle. */
+#define SK_PP_BN_MAX 176
 
 /* K per k-tile (a stage of the kernel's ring), by tile shape: 128 for the
  * 64-row tiles up to 128 columns wide, 64 for the others. A 64 x 64 k-tile
@@ -101,6 +108,7 @@ typedef struct {
     int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
                         piece p % ways of pair p / ways; 0: not split-K          */
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
+    int pingpong;    /* 1: 128-row tiles in ping-pong (64-row tiles always are)  */
 } sk_plan;
 
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
@@ -200,6 +208,7 @@ static inline void sk_finish(sk_plan *s)
     s->sk_per = s->sk_iters / s->clusters;
     s->sk_extra = (int)(s->sk_iters % s->clusters);
     s->claims = sk_claims_of(s);
+    s->pingpong = s->bm == 128 && !s->sk_pairs && !s->ways && s->bn <= SK_PP_BN_MAX;
 }
 
 /* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
@@ -328,6 +337,8 @@ typedef struct {
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
     double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
+    double pp_k_tile;        /* a 128-row tile's k_tile in ping-pong, by its own  */
+    double pp_piece;         /* its piece: the epilogue under the other's MMAs    */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */
@@ -393,7 +404,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 0.95, 0.5};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once. Ranges run side by side at staggered k-tiles (cluster p's starts
@@ -478,7 +489,8 @@ static inline double sk_overlap(double mma, double dram, const sk_model *m)
 static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
                                     const sk_model *m, double *mma, double *dram)
 {
-    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s), tp = m->piece[s->kind];
+    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s) * (s->pingpong ? m->pp_k_tile : 1),
+                 tp = m->piece[s->kind] * (s->pingpong ? m->pp_piece : 1);
     const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
     const double bw = g->dram_bytes_per_ns * m->dram_eff;
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
@@ -735,10 +747,11 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
 {
     snprintf(buf, n,
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
-             "%d stream-K (%lld iterations per cluster), %d whole%s",
+             "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
              s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
-             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "");
+             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
+             s->pingpong ? ", ping-pong" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

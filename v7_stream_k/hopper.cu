@@ -72,9 +72,14 @@
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
                                        * 128 wide (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
-#define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
-                                       * 128-row tile; a 64-row tile is one's alone, and
-                                       * the two take turns (ping-pong)               */
+#define ROW_WGS (BM == 64 || (WHOLE && BN <= SK_PP_BN_MAX) ? 1 : 2)
+                                      /* consumers on one tile: 2 share a 128-row tile,
+                                       * 64 rows each (cooperative); else a tile is one
+                                       * consumer's, and the two take turns on tiles
+                                       * (ping-pong): 64-row tiles, and the 128-row
+                                       * tiles of whole-pair plans up to SK_PP_BN_MAX wide
+                                       * (sk_plan.pingpong) */
+#define FRAGS (BM / 64 / ROW_WGS)     /* m64 fragments of a tile per consumer          */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define CLUSTER 2                     /* CTAs per cluster: a pair                    */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
@@ -399,22 +404,26 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
         const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + redux_sync_max_u32((uint32_t)h) * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
-        /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
-         * steps over the stages of the other's. It starts a piece only once
-         * the other has seen the last stage of the piece before land: the MMAs
-         * of the two pieces run one after the other, the epilogue of one under
-         * the main loop of the next; and no stage's fill is waited for while
-         * the fill before it is still due. */
-        const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
-        sk_work w;
-        for (int i = first; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0;
-             i += every) {
-            if (ROW_WGS == 1 && i > 0) {
-                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
-                pipeline_skip(&pipe, before.ke - before.kb);
-                /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
+        /* Ping-pong: consumer c takes pieces c, c + 2, .. and steps over the
+         * stages of the other's, which it reads too (claimed pieces: every
+         * reader takes every one), right after its own main loop. It starts a
+         * piece only once the other has seen the last stage of the piece before
+         * land: the MMAs of the two pieces run one after the other, the
+         * epilogue of one under the main loop of the next; and no stage's fill
+         * is waited for while the fill before it is still due. */
+        int i = 0;
+        sk_work w = next_work<BM>(&plan, p, 0, pair_full, pair_empty, pair_slot);
+        sk_work after = w; /* ping-pong: the other's piece after this one's */
+        if (ROW_WGS == 1 && c == 1 && w.pair >= 0) {
+            pipeline_skip(&pipe, w.ke - w.kb);
+            w = next_work<BM>(&plan, p, i = 1, pair_full, pair_empty, pair_slot);
+        }
+        for (; w.pair >= 0;
+             w = ROW_WGS == 1 ? (after.pair < 0 ? after : next_work<BM>(&plan, p, i += 2, pair_full, pair_empty, pair_slot))
+                              : next_work<BM>(&plan, p, ++i, pair_full, pair_empty, pair_slot)) {
+            /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
+            if (ROW_WGS == 1 && i > 0)
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
-            }
             int m_block, n_block;
             tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
             const int m0 = m_block * BM;
@@ -423,11 +432,15 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
             const bool live = m0 + h * 64 < M && n0 < N;
-            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. */
-            float acc[BN / 2];
+            /* acc[f]: the m64nBN fragment of rows 64(h + f) .. + 63 of the tile
+             * (both fragments' MMAs issued even where the second lies past C:
+             * under a condition, ptxas serialized the wgmma, plots/NOTES.md). */
+            float acc[FRAGS][BN / 2];
 #pragma unroll
-            for (int i = 0; i < BN / 2; i++)
-                acc[i] = 0.0f;
+            for (int f = 0; f < FRAGS; f++)
+#pragma unroll
+                for (int j = 0; j < BN / 2; j++)
+                    acc[f][j] = 0.0f;
 
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
@@ -447,8 +460,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         const uint32_t box = (uint32_t)(k / (BOX_K / 16)) * BOX_K * 2,
                                        in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
-                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
-                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
+#pragma unroll
+                        for (int f = 0; f < FRAGS; f++) { /* fragment f: 64 rows = 8 KB further */
+                            const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in + f * 64 * 128);
+                            wgmma_m64nNk16_f32_f16_f16<BN>(acc[f], da, db, 1);
+                        }
                     }
                     wgmma_commit_group();
                 }
@@ -462,6 +478,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
+            if (ROW_WGS == 1) { /* the other's next piece: its stages are stepped over */
+                after = next_work<BM>(&plan, p, i + 1, pair_full, pair_empty, pair_slot);
+                if (after.pair >= 0)
+                    pipeline_skip(&pipe, after.ke - after.kb);
+            }
 
             /* The workspace has a slot and a flag per cluster, CTA and consumer
              * (write_partials lays the slot out); this consumer's: */
@@ -493,7 +514,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 if (live) {
                     if (t == 0) /* before write_partials' barrier, so before any copy */
                         mbarrier_arrive_expect_tx(&gathered[c], (uint32_t)(plan.ways * n4 * 16));
-                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c,
+                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc[0], t, c,
                                        &flags[me * FLAG_STRIDE], gen);
                     for (int q = t; q < plan.ways; q += 128) {
                         if (q != l) /* this piece's own: written before write_partials' barrier */
@@ -555,7 +576,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * cluster hands on at most one partial: its first piece's). */
             if (!WHOLE && w.kb > 0) {
                 if (live)
-                    write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
+                    write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc[0], t, c,
                                        &flags[me * FLAG_STRIDE], gen);
                 continue;
             }
@@ -577,10 +598,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 #pragma unroll
                     for (int i = 0; i < BN / 8; i++) {
                         const float4 v = __ldcg(&part[i * 128 + t]);
-                        acc[4 * i] += v.x;
-                        acc[4 * i + 1] += v.y;
-                        acc[4 * i + 2] += v.z;
-                        acc[4 * i + 3] += v.w;
+                        acc[0][4 * i] += v.x;
+                        acc[0][4 * i + 1] += v.y;
+                        acc[0][4 * i + 2] += v.z;
+                        acc[0][4 * i + 3] += v.w;
                     }
                 }
             }
@@ -591,107 +612,110 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
              * reading" means the buffer about to be written has been read. Slices
              * wholly outside C are skipped (TMA clips partial ones). */
-            if constexpr (T) {
-                /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
-                 * its columns C's rows n0 ... A slice is 64 of its columns (the
-                 * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
-                 * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
-                 * the fragment transposed (a block's column: 16 bytes of a row of
-                 * C); the last slice goes out in [16][64] boxes (tmap_c16).
-                 * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
-                 * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
-                 * blocks; lane l addresses block l / 8's column l % 8: C's row
-                 * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
-                 * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
-                 * the same for every j. */
-                const int st_row = lane / 16 * 8 + lane % 8;
-                const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
 #pragma unroll
-                for (int slice = 0; slice < (BN + 63) / 64; slice++) {
-                    const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
-                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M)
-                        continue;
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
-                    if (tid % 128 == 0)
-                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                    bar_sync(2 + c, 128);
+            for (int f = 0; f < FRAGS; f++) { /* each fragment: its 64 rows of the tile */
+                if constexpr (T) {
+                    /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
+                     * its columns C's rows n0 ... A slice is 64 of its columns (the
+                     * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
+                     * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
+                     * the fragment transposed (a block's column: 16 bytes of a row of
+                     * C); the last slice goes out in [16][64] boxes (tmap_c16).
+                     * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
+                     * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
+                     * blocks; lane l addresses block l / 8's column l % 8: C's row
+                     * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
+                     * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
+                     * the same for every j. */
+                    const int st_row = lane / 16 * 8 + lane % 8;
+                    const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
 #pragma unroll
-                    for (int q = 0; q < rows / 16; q++) {
-                        const int j = slice * 8 + 2 * q;
-                        stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
-                                                   half2_bits(acc[j * 4], acc[j * 4 + 1]),
-                                                   half2_bits(acc[j * 4 + 2], acc[j * 4 + 3]),
-                                                   half2_bits(acc[j * 4 + 4], acc[j * 4 + 5]),
-                                                   half2_bits(acc[j * 4 + 6], acc[j * 4 + 7]));
-                    }
-                    fence_proxy_async_shared_cta();
-                    bar_sync(2 + c, 128);
-                    if (tid % 128 == 0) {
-                        if (rows == 64)
-                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + h * 64, n0 + slice * 64, buf);
-                        else
-                            for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + h * 64,
-                                                                         n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
-                        cp_async_bulk_commit_group();
-                    }
-                    stored++;
-                }
-            } else {
-#pragma unroll
-                for (int slice = 0; slice < BN / 64; slice++) {
-                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
-                        continue;
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
-                    if (tid % 128 == 0)
-                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                    bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
-#pragma unroll
-                    for (int chunk = 0; chunk < 8; chunk++)
-#pragma unroll
-                        for (int half = 0; half < 2; half++) {
-                            const int j = slice * 8 + chunk;                /* 8-column group of the tile */
-                            const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
-                            uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
-                            *(__half2 *)dst =
-                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                        }
-                    fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-                    bar_sync(2 + c, 128);
-                    if (tid % 128 == 0) {
-                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
-                        cp_async_bulk_commit_group();
-                    }
-                    stored++;
-                }
-                /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
-                 * swizzled: they fill part of the next slice buffer. */
-                if constexpr (BN % 64 > 0) {
-                    const int c0 = n0 + BN / 64 * 64;
-                    if (c0 < N && m0 + h * 64 < M) {
-                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
+                    for (int slice = 0; slice < (BN + 63) / 64; slice++) {
+                        const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
+                        if (n0 + slice * 64 >= N || m0 + (h + f) * 64 >= M)
+                            continue;
+                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
                         if (tid % 128 == 0)
                             cp_async_bulk_wait_group_read<C_BUFS - 1>();
                         bar_sync(2 + c, 128);
 #pragma unroll
-                        for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
-#pragma unroll
-                            for (int half = 0; half < 2; half++) {
-                                const int j = BN / 64 * 8 + chunk;
-                                const int r = warp * 16 + lane / 4 + half * 8;
-                                uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
-                                *(__half2 *)dst =
-                                    __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                            }
+                        for (int q = 0; q < rows / 16; q++) {
+                            const int j = slice * 8 + 2 * q;
+                            stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
+                                                       half2_bits(acc[f][j * 4], acc[f][j * 4 + 1]),
+                                                       half2_bits(acc[f][j * 4 + 2], acc[f][j * 4 + 3]),
+                                                       half2_bits(acc[f][j * 4 + 4], acc[f][j * 4 + 5]),
+                                                       half2_bits(acc[f][j * 4 + 6], acc[f][j * 4 + 7]));
+                        }
                         fence_proxy_async_shared_cta();
                         bar_sync(2 + c, 128);
                         if (tid % 128 == 0) {
-                            for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
-                                                                         buf + b * C_BOX_BYTES);
+                            if (rows == 64)
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + (h + f) * 64, n0 + slice * 64, buf);
+                            else
+                                for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
+                                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + (h + f) * 64,
+                                                                             n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
                             cp_async_bulk_commit_group();
                         }
                         stored++;
+                    }
+                } else {
+#pragma unroll
+                    for (int slice = 0; slice < BN / 64; slice++) {
+                        if (n0 + slice * 64 >= N || m0 + (h + f) * 64 >= M) /* same for the whole warpgroup */
+                            continue;
+                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
+                        if (tid % 128 == 0)
+                            cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                        bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+#pragma unroll
+                        for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                            for (int half = 0; half < 2; half++) {
+                                const int j = slice * 8 + chunk;                /* 8-column group of the tile */
+                                const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                                uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
+                                *(__half2 *)dst =
+                                    __floats2half2_rn(acc[f][j * 4 + half * 2], acc[f][j * 4 + half * 2 + 1]);
+                            }
+                        fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+                        bar_sync(2 + c, 128);
+                        if (tid % 128 == 0) {
+                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + (h + f) * 64, buf);
+                            cp_async_bulk_commit_group();
+                        }
+                        stored++;
+                    }
+                    /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
+                     * swizzled: they fill part of the next slice buffer. */
+                    if constexpr (BN % 64 > 0) {
+                        const int c0 = n0 + BN / 64 * 64;
+                        if (c0 < N && m0 + (h + f) * 64 < M) {
+                            uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
+                            if (tid % 128 == 0)
+                                cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                            bar_sync(2 + c, 128);
+#pragma unroll
+                            for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
+#pragma unroll
+                                for (int half = 0; half < 2; half++) {
+                                    const int j = BN / 64 * 8 + chunk;
+                                    const int r = warp * 16 + lane / 4 + half * 8;
+                                    uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
+                                    *(__half2 *)dst =
+                                        __floats2half2_rn(acc[f][j * 4 + half * 2], acc[f][j * 4 + half * 2 + 1]);
+                                }
+                            fence_proxy_async_shared_cta();
+                            bar_sync(2 + c, 128);
+                            if (tid % 128 == 0) {
+                                for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
+                                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + (h + f) * 64,
+                                                                             buf + b * C_BOX_BYTES);
+                                cp_async_bulk_commit_group();
+                            }
+                            stored++;
+                        }
                     }
                 }
             }
