@@ -108,7 +108,8 @@ typedef struct {
     int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
                         piece p % ways of pair p / ways; 0: not split-K          */
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
-    int pingpong;    /* 1: 128-row tiles in ping-pong (64-row tiles always are)  */
+    int pingpong;    /* 1: 128-row tiles in ping-pong (SK_PINGPONG; 64-row tiles
+                        always are)                                              */
 } sk_plan;
 
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
@@ -155,9 +156,11 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
  *  - SK_STREAM ("sk"): the pairs of the last, partial wave stream-K (all
  *    pairs, when there is less than a wave), the others whole;
  *  - SK_STREAM_WAVE ("skw"): the same with one full wave more stream-K;
- *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces. */
-enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_MODES };
-static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
+ *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces;
+ *  - SK_PINGPONG ("pp"): whole pairs as SK_WHOLE, 128-row tiles up to
+ *    SK_PP_BN_MAX wide in ping-pong (sk_plan.pingpong). */
+enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_PINGPONG, SK_MODES };
+static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split", "pp"};
 typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
     int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
@@ -208,7 +211,6 @@ static inline void sk_finish(sk_plan *s)
     s->sk_per = s->sk_iters / s->clusters;
     s->sk_extra = (int)(s->sk_iters % s->clusters);
     s->claims = sk_claims_of(s);
-    s->pingpong = s->bm == 128 && !s->sk_pairs && !s->ways && s->bn <= SK_PP_BN_MAX;
 }
 
 /* The plan of candidate c for an M x N x K problem: 0, or -1 where c does
@@ -229,6 +231,9 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
+    s.pingpong = c.mode == SK_PINGPONG;
+    if (s.pingpong && (s.bm != 128 || s.bn > SK_PP_BN_MAX))
+        return -1;
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
     if (c.mode == SK_STREAM) {
         if (rem == 0)
@@ -252,8 +257,9 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
  * the decomposition left to the plan: mode -1) or "RxC:MODE[:A][:T]", MODE one
- * of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :T for tiles of C^T
- * (the operands' roles swapped). 0, or -1 for anything else. Host only. */
+ * of dp, sk, skw, splitW (W >= 2), pp (whole pairs in ping-pong), :A for pairs
+ * sharing A, :T for tiles of C^T (the operands' roles swapped). 0, or -1 for
+ * anything else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
@@ -287,8 +293,8 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
             return -1;
     }
     m = mode;
-    for (int i = 0; i < SK_SPLIT; i++)
-        if (!strcmp(m, sk_mode_name[i]))
+    for (int i = 0; i < SK_MODES; i++)
+        if (i != SK_SPLIT && !strcmp(m, sk_mode_name[i]))
             c->mode = i;
     if (c->mode < 0 && !strncmp(m, "split", 5)) {
         int w, k = 0;
@@ -404,7 +410,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 0.95, 0.5};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.0, 0.5};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once. Ranges run side by side at staggered k-tiles (cluster p's starts

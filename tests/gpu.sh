@@ -87,9 +87,9 @@ V7_PLANS=(
     "V7_TILE=64x128:split2 16 4096 14336|tiles 64 x 128, pairs share A, 16 pairs of 112 k-tiles \(128 deep\) on 32 clusters, 16 stream-K.*split-K"
     "V7_TILE=128x64:split2 8192 64 8192|tiles 128 x 64, pairs share B, 32 pairs of 128 k-tiles \(64 deep\) on 64 clusters, 32 stream-K.*split-K"
     "V7_TILE=64x128 1000 1000 1000|tiles 64 x 128, pairs share B, 64 pairs of 8 k-tiles \(128 deep\) on [0-9]+ clusters, 0 stream-K"
-    "V7_TILE=128x176:dp 8192 8192 1024|tiles 128 x 176, pairs share B, 1504 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K.*, 1504 whole, ping-pong"
-    "V7_TILE=128x128:dp 2304 2176 2112|tiles 128 x 128, pairs share B, 153 pairs of 33 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K.*, 153 whole, ping-pong"
-    "V7_TILE=128x144:dp:T 1000 3000 1000|tiles 144 x 128 \(swapped: C\^T in its tiles\), pairs share A, 84 pairs of 16 k-tiles.*ping-pong"
+    "V7_TILE=128x176:pp 8192 8192 1024|tiles 128 x 176, pairs share B, 1504 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K.*, 1504 whole, ping-pong"
+    "V7_TILE=128x128:pp 2304 2176 2112|tiles 128 x 128, pairs share B, 153 pairs of 33 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K.*, 153 whole, ping-pong"
+    "V7_TILE=128x144:pp:T 1000 3000 1000|tiles 144 x 128 \(swapped: C\^T in its tiles\), pairs share A, 84 pairs of 16 k-tiles.*ping-pong"
     "V7_TILE=128x128:split2 1000 1000 1000|tiles 128 x 128, pairs share B, 32 pairs of 16 k-tiles \(64 deep\) on 64 clusters, 32 stream-K.*split-K"
     "V7_TILE=128x64:split2 400 1000 3000|tiles 128 x 64, pairs share B, 32 pairs of 47 k-tiles \(64 deep\) on 64 clusters, 32 stream-K.*split-K"
     "4104 4104 4096|tiles 128 x 224, pairs share B, 323 pairs of 64 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
@@ -247,7 +247,7 @@ sanitizer_tests() {
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
                                         "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176"
-                                        "V7_TILE=128x176:dp:T 1000 1000 1000" "V7_TILE=128x128:dp 2304 2176 2112")
+                                        "V7_TILE=128x176:pp:T 1000 1000 1000" "V7_TILE=128x128:pp 2304 2176 2112")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -72,13 +72,12 @@
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
                                        * 128 wide (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
-#define ROW_WGS (BM == 64 || (WHOLE && BN <= SK_PP_BN_MAX) ? 1 : 2)
+#define ROW_WGS (BM == 64 || WHOLE == 2 ? 1 : 2)
                                       /* consumers on one tile: 2 share a 128-row tile,
                                        * 64 rows each (cooperative); else a tile is one
                                        * consumer's, and the two take turns on tiles
-                                       * (ping-pong): 64-row tiles, and the 128-row
-                                       * tiles of whole-pair plans up to SK_PP_BN_MAX wide
-                                       * (sk_plan.pingpong) */
+                                       * (ping-pong): 64-row tiles, and 128-row tiles
+                                       * where the plan says so (sk_plan.pingpong)  */
 #define FRAGS (BM / 64 / ROW_WGS)     /* m64 fragments of a tile per consumer          */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define CLUSTER 2                     /* CTAs per cluster: a pair                    */
@@ -227,7 +226,9 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
  * stream-K, no split-K), and the kernel has no code for the others: their
  * paths, never taken, made the kernel 70% longer, and the short kernel ran
  * 15 shapes 2.3% / 1.7% faster (H100 / H200; up to 6.6% on small calls:
- * plots/NOTES.md). */
+ * plots/NOTES.md). WHOLE = 2: whole pairs, 128-row tiles in ping-pong
+ * (sk_plan.pingpong: each consumer owns a tile, two m64 fragments, its
+ * epilogue under the other's MMAs). */
 template <int BM, int BN, int T, int WHOLE>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -789,18 +790,25 @@ static cudaError_t max_clusters_of(int *clusters)
     return cudaSuccess;
 }
 
+/* A tile shape's 128-row tiles in ping-pong (WHOLE = 2), where it has them. */
+#define HAS_PP(BM, BN) ((BM) == 128 && (BN) <= SK_PP_BN_MAX)
+
 /* Clusters of a tile shape's kernels, both roles of the operands, whole
- * pairs only or not: the fewest. */
+ * pairs only or not, in ping-pong or not: the fewest. */
 template <int BM, int BN>
 static cudaError_t max_clusters_both(int *clusters)
 {
-    int n[4];
+    int n[6], k = 4;
     CUDA_TRY((max_clusters_of<BM, BN, 0, 0>(&n[0])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 0>(&n[1])));
     CUDA_TRY((max_clusters_of<BM, BN, 0, 1>(&n[2])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 1>(&n[3])));
+    if constexpr (HAS_PP(BM, BN)) {
+        CUDA_TRY((max_clusters_of<BM, BN, 0, 2>(&n[k++])));
+        CUDA_TRY((max_clusters_of<BM, BN, 1, 2>(&n[k++])));
+    }
     *clusters = n[0];
-    for (int i = 1; i < 4; i++)
+    for (int i = 1; i < k; i++)
         if (n[i] < *clusters)
             *clusters = n[i];
     return cudaSuccess;
@@ -827,13 +835,22 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
+template <int BM, int BN, int T>
+static constexpr launch_fn launch_pp()
+{
+    if constexpr (HAS_PP(BM, BN))
+        return launch_plan<BM, BN, T, 2>;
+    else
+        return nullptr; /* no plan asks for it (sk_plan_of) */
+}
 #define KERNEL(bm, bn)                                                                                     \
     {bm, bn, max_clusters_both<bm, bn>,                                                                      \
-     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>}, {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>}}}
+     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>, launch_pp<bm, bn, 0>()},                       \
+      {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>, launch_pp<bm, bn, 1>()}}}
 static const struct {
     int bm, bn;
     cudaError_t (*max_clusters)(int *);
-    launch_fn launch[2][2]; /* [plan.swap][whole pairs only] */
+    launch_fn launch[2][3]; /* [plan.swap][any plan, whole pairs only, whole pairs in ping-pong] */
 } kernels[SK_KINDS] = {
     KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
     KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
@@ -841,6 +858,7 @@ static const struct {
     KERNEL(128, 240), KERNEL(64, 80),   KERNEL(64, 96),   KERNEL(64, 112),
 };
 #undef KERNEL
+#undef HAS_PP
 
 static cudaError_t get_facts(const device_facts **out)
 {
@@ -891,7 +909,7 @@ static cudaError_t forced_cand(sk_cand *c)
     fprintf(stderr, "error: V7_TILE=%s is none of", v);
     for (int k = 0; k < SK_KINDS; k++)
         fprintf(stderr, " %dx%d%s", sk_tile[k][0], sk_tile[k][1], k + 1 < SK_KINDS ? "," : "");
-    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW, then :A for pairs sharing A, :T for tiles of C^T\n");
+    fprintf(stderr, ", optionally with :dp, :sk, :skw, :splitW or :pp, then :A for pairs sharing A, :T for tiles of C^T\n");
     return cudaErrorInvalidValue;
 }
 
@@ -970,7 +988,12 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap][!plan.sk_pairs && !plan.ways];
+    const launch_fn launch_kind =
+        kernels[plan.kind].launch[plan.swap][plan.pingpong ? 2 : !plan.sk_pairs && !plan.ways];
+    if (!launch_kind) {
+        fprintf(stderr, "error: no %d x %d kernel in ping-pong\n", bm, bn);
+        return cudaErrorInvalidValue;
+    }
     cudaError_t err;
     if (!plan.sk_pairs && !sk_claims(&plan)) { /* whole pairs, dealt out: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
