@@ -64,14 +64,7 @@ static const int sk_tile[SK_KINDS][2] = {
     {64, 80}, {64, 96}, {64, 112},
 };
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
- * take turns on them (ping-pong), one's epilogue under the other's MMAs. So
- * is a 128-row tile up to SK_PP_BN_MAX wide where the plan runs whole pairs
- * only (two m64 fragments per consumer, BN accumulators a thread: 176 is the
- * widest that fits the consumers' 232 registers without spilling); 128-row
- * tiles split by stream-K or split-K, and wider ones, are shared by the two
- * consumers, 64 rows each (cooperative), and their epilogue leaves the tensor
- * cores idle. */
-#define SK_PP_BN_MAX 176
+ * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
 
 /* K per k-tile (a stage of the kernel's ring), by tile shape: 128 for the
  * 64-row tiles up to 128 columns wide, 64 for the others. A 64 x 64 k-tile
@@ -108,8 +101,6 @@ typedef struct {
     int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
                         piece p % ways of pair p / ways; 0: not split-K          */
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
-    int pingpong;    /* 1: 128-row tiles in ping-pong (SK_PINGPONG; 64-row tiles
-                        always are)                                              */
 } sk_plan;
 
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
@@ -156,11 +147,9 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
  *  - SK_STREAM ("sk"): the pairs of the last, partial wave stream-K (all
  *    pairs, when there is less than a wave), the others whole;
  *  - SK_STREAM_WAVE ("skw"): the same with one full wave more stream-K;
- *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces;
- *  - SK_PINGPONG ("pp"): whole pairs as SK_WHOLE, 128-row tiles up to
- *    SK_PP_BN_MAX wide in ping-pong (sk_plan.pingpong). */
-enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_PINGPONG, SK_MODES };
-static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split", "pp"};
+ *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces. */
+enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_MODES };
+static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
 typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
     int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
@@ -231,9 +220,6 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
-    s.pingpong = c.mode == SK_PINGPONG;
-    if (s.pingpong && (s.bm != 128 || s.bn > SK_PP_BN_MAX))
-        return -1;
     const int waves = s.pairs / s.clusters, rem = s.pairs % s.clusters;
     if (c.mode == SK_STREAM) {
         if (rem == 0)
@@ -257,9 +243,8 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
  * the decomposition left to the plan: mode -1) or "RxC:MODE[:A][:T]", MODE one
- * of dp, sk, skw, splitW (W >= 2), pp (whole pairs in ping-pong), :A for pairs
- * sharing A, :T for tiles of C^T (the operands' roles swapped). 0, or -1 for
- * anything else. Host only. */
+ * of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :T for tiles of C^T
+ * (the operands' roles swapped). 0, or -1 for anything else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
@@ -293,8 +278,8 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
             return -1;
     }
     m = mode;
-    for (int i = 0; i < SK_MODES; i++)
-        if (i != SK_SPLIT && !strcmp(m, sk_mode_name[i]))
+    for (int i = 0; i < SK_SPLIT; i++)
+        if (!strcmp(m, sk_mode_name[i]))
             c->mode = i;
     if (c->mode < 0 && !strncmp(m, "split", 5)) {
         int w, k = 0;
@@ -343,8 +328,6 @@ typedef struct {
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
     double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
-    double pp_k_tile;        /* a 128-row tile's k_tile in ping-pong, by its own  */
-    double pp_piece;         /* its piece: the epilogue under the other's MMAs    */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */
@@ -410,7 +393,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.0, 0.5};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once. Ranges run side by side at staggered k-tiles (cluster p's starts
@@ -495,8 +478,7 @@ static inline double sk_overlap(double mma, double dram, const sk_model *m)
 static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
                                     const sk_model *m, double *mma, double *dram)
 {
-    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s) * (s->pingpong ? m->pp_k_tile : 1),
-                 tp = m->piece[s->kind] * (s->pingpong ? m->pp_piece : 1);
+    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s), tp = m->piece[s->kind];
     const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
     const double bw = g->dram_bytes_per_ns * m->dram_eff;
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
@@ -753,11 +735,10 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
 {
     snprintf(buf, n,
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
-             "%d stream-K (%lld iterations per cluster), %d whole%s%s",
+             "%d stream-K (%lld iterations per cluster), %d whole%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
              s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
-             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
-             s->pingpong ? ", ping-pong" : "");
+             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

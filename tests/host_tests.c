@@ -1025,11 +1025,9 @@ typedef struct {
 static void check_cand(sk_cand c, const sk_plan *s, void *arg)
 {
     cand_check *x = arg;
-    const int whole = c.mode == SK_WHOLE || c.mode == SK_PINGPONG;
-    EXPECT(s->kind == c.kind && s->ways == (c.mode == SK_SPLIT ? c.ways : 0) && whole == (s->sk_pairs == 0) &&
-               s->pingpong == (c.mode == SK_PINGPONG) && (!s->pingpong || (s->bm == 128 && s->bn <= SK_PP_BN_MAX)),
-           "%dx%dx%d: candidate %d/%d/%d made kind %d ways %d sk %d ping-pong %d", x->M, x->N, x->K, c.kind, c.mode,
-           c.ways, s->kind, s->ways, s->sk_pairs, s->pingpong);
+    EXPECT(s->kind == c.kind && s->ways == (c.mode == SK_SPLIT ? c.ways : 0) &&
+           (c.mode == SK_WHOLE) == (s->sk_pairs == 0), "%dx%dx%d: candidate %d/%d/%d made kind %d "
+           "ways %d sk %d", x->M, x->N, x->K, c.kind, c.mode, c.ways, s->kind, s->ways, s->sk_pairs);
     check_stream_k(x->M, x->N, x->K, x->clusters, *s);
     x->n++;
 }

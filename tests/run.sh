@@ -194,23 +194,18 @@ for step in $STEPS; do
         done
         # v7: each kernel issues one wgmma per k-step, of its tile's whole width
         # (BK / 16 per k-tile: 8 for 64 x 64 and 64 x 128, whose k-tiles are 128
-        # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower;
-        # 8 in the 128-row kernels in ping-pong, one per m64 fragment, and
-        # none past SK_PP_BN_MAX wide): per matmul_kernel<BM, BN, T, WHOLE> entry, the count and
-        # any other n.
+        # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower):
+        # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
         if [ "$n" -eq 7 ]; then
-            ppmax=$(awk '$1 == "#define" && $2 == "SK_PP_BN_MAX" { print $3 }' common/stream_k.h)
-            awk -v ppmax="${ppmax:-0}" '/\.entry / { name = ""
-                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[012]E/) {
+            awk '/\.entry / { name = ""
+                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]E/) {
                          s = $0; sub(/.*matmul_kernelILi/, "", s); split(s, f, "ELi")
                          bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : "") \
-                             (substr(f[4], 1, 1) == "1" ? ":whole" : substr(f[4], 1, 1) == "2" ? ":pp" : "")
-                         order[++k] = name } }
+                             (substr(f[4], 1, 1) == "1" ? ":whole" : ""); order[++k] = name } }
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
                      cnt[name]++; if (s != bn) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
                          split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) ? 8 : 4
-                         if (x ~ /:pp/) want = (d[1] == 128 && d[2] + 0 <= ppmax) ? 8 : -1 # 2 fragments
                          if (cnt[x] != want || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
                        print k " kernels" }' "$ptx" >"$tmp/wg"
             if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then

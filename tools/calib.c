@@ -7,7 +7,7 @@
  * For each line: each candidate named (V7_TILE's form, e.g. 128x256:dp or
  * 64x128:split4; "auto" is the plan's own choice), or with --all and no names
  * every candidate of every tile shape (dp, sk, skw, split 2 .. clusters /
- * pairs ways, pp), is timed: 3 calls to warm up, then the median of 15 calls,
+ * pairs ways), is timed: 3 calls to warm up, then the median of 15 calls,
  * the candidates' calls interleaved, random data. One CSV line per
  * candidate on stdout: M,N,K,cand,ms (no time and "n/a" where v7 refuses the
  * candidate: it does not apply to the shape on this GPU). --all tries the

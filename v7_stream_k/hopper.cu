@@ -72,13 +72,9 @@
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
                                        * 128 wide (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
-#define ROW_WGS (BM == 64 || WHOLE == 2 ? 1 : 2)
-                                      /* consumers on one tile: 2 share a 128-row tile,
-                                       * 64 rows each (cooperative); else a tile is one
-                                       * consumer's, and the two take turns on tiles
-                                       * (ping-pong): 64-row tiles, and 128-row tiles
-                                       * where the plan says so (sk_plan.pingpong)  */
-#define FRAGS (BM / 64 / ROW_WGS)     /* m64 fragments of a tile per consumer          */
+#define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
+                                       * 128-row tile; a 64-row tile is one's alone, and
+                                       * the two take turns (ping-pong)               */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define CLUSTER 2                     /* CTAs per cluster: a pair                    */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
@@ -226,9 +222,7 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
  * stream-K, no split-K), and the kernel has no code for the others: their
  * paths, never taken, made the kernel 70% longer, and the short kernel ran
  * 15 shapes 2.3% / 1.7% faster (H100 / H200; up to 6.6% on small calls:
- * plots/NOTES.md). WHOLE = 2: whole pairs, 128-row tiles in ping-pong
- * (sk_plan.pingpong: each consumer owns a tile, two m64 fragments, its
- * epilogue under the other's MMAs). */
+ * plots/NOTES.md). */
 template <int BM, int BN, int T, int WHOLE>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -405,26 +399,22 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
         const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + redux_sync_max_u32((uint32_t)h) * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
-        /* Ping-pong: consumer c takes pieces c, c + 2, .. and steps over the
-         * stages of the other's, which it reads too (claimed pieces: every
-         * reader takes every one), right after its own main loop. It starts a
-         * piece only once the other has seen the last stage of the piece before
-         * land: the MMAs of the two pieces run one after the other, the
-         * epilogue of one under the main loop of the next; and no stage's fill
-         * is waited for while the fill before it is still due. */
-        int i = 0;
-        sk_work w = next_work<BM>(&plan, p, 0, pair_full, pair_empty, pair_slot);
-        sk_work after = w; /* ping-pong: the other's piece after this one's */
-        if (ROW_WGS == 1 && c == 1 && w.pair >= 0) {
-            pipeline_skip(&pipe, w.ke - w.kb);
-            w = next_work<BM>(&plan, p, i = 1, pair_full, pair_empty, pair_slot);
-        }
-        for (; w.pair >= 0;
-             w = ROW_WGS == 1 ? (after.pair < 0 ? after : next_work<BM>(&plan, p, i += 2, pair_full, pair_empty, pair_slot))
-                              : next_work<BM>(&plan, p, ++i, pair_full, pair_empty, pair_slot)) {
-            /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
-            if (ROW_WGS == 1 && i > 0)
+        /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
+         * steps over the stages of the other's. It starts a piece only once
+         * the other has seen the last stage of the piece before land: the MMAs
+         * of the two pieces run one after the other, the epilogue of one under
+         * the main loop of the next; and no stage's fill is waited for while
+         * the fill before it is still due. */
+        const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
+        sk_work w;
+        for (int i = first; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0;
+             i += every) {
+            if (ROW_WGS == 1 && i > 0) {
+                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
+                pipeline_skip(&pipe, before.ke - before.kb);
+                /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
+            }
             int m_block, n_block;
             tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
             const int m0 = m_block * BM;
@@ -433,15 +423,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
             const bool live = m0 + h * 64 < M && n0 < N;
-            /* acc[f]: the m64nBN fragment of rows 64(h + f) .. + 63 of the tile
-             * (both fragments' MMAs issued even where the second lies past C:
-             * under a condition, ptxas serialized the wgmma, plots/NOTES.md). */
-            float acc[FRAGS][BN / 2];
+            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. */
+            float acc[BN / 2];
 #pragma unroll
-            for (int f = 0; f < FRAGS; f++)
-#pragma unroll
-                for (int j = 0; j < BN / 2; j++)
-                    acc[f][j] = 0.0f;
+            for (int i = 0; i < BN / 2; i++)
+                acc[i] = 0.0f;
 
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
@@ -461,11 +447,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         const uint32_t box = (uint32_t)(k / (BOX_K / 16)) * BOX_K * 2,
                                        in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
-#pragma unroll
-                        for (int f = 0; f < FRAGS; f++) { /* fragment f: 64 rows = 8 KB further */
-                            const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in + f * 64 * 128);
-                            wgmma_m64nNk16_f32_f16_f16<BN>(acc[f], da, db, 1);
-                        }
+                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
+                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
                     }
                     wgmma_commit_group();
                 }
@@ -479,11 +462,6 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
-            if (ROW_WGS == 1) { /* the other's next piece: its stages are stepped over */
-                after = next_work<BM>(&plan, p, i + 1, pair_full, pair_empty, pair_slot);
-                if (after.pair >= 0)
-                    pipeline_skip(&pipe, after.ke - after.kb);
-            }
 
             /* The workspace has a slot and a flag per cluster, CTA and consumer
              * (write_partials lays the slot out); this consumer's: */
@@ -515,7 +493,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 if (live) {
                     if (t == 0) /* before write_partials' barrier, so before any copy */
                         mbarrier_arrive_expect_tx(&gathered[c], (uint32_t)(plan.ways * n4 * 16));
-                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc[0], t, c,
+                    write_partials<BN>((float4 *)partials + (size_t)me * floats4, acc, t, c,
                                        &flags[me * FLAG_STRIDE], gen);
                     for (int q = t; q < plan.ways; q += 128) {
                         if (q != l) /* this piece's own: written before write_partials' barrier */
@@ -577,7 +555,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * cluster hands on at most one partial: its first piece's). */
             if (!WHOLE && w.kb > 0) {
                 if (live)
-                    write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc[0], t, c,
+                    write_partials<BN>((float4 *)partials + (size_t)me * (PARTIAL_FLOATS / 4), acc, t, c,
                                        &flags[me * FLAG_STRIDE], gen);
                 continue;
             }
@@ -599,10 +577,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 #pragma unroll
                     for (int i = 0; i < BN / 8; i++) {
                         const float4 v = __ldcg(&part[i * 128 + t]);
-                        acc[0][4 * i] += v.x;
-                        acc[0][4 * i + 1] += v.y;
-                        acc[0][4 * i + 2] += v.z;
-                        acc[0][4 * i + 3] += v.w;
+                        acc[4 * i] += v.x;
+                        acc[4 * i + 1] += v.y;
+                        acc[4 * i + 2] += v.z;
+                        acc[4 * i + 3] += v.w;
                     }
                 }
             }
@@ -613,110 +591,107 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
              * reading" means the buffer about to be written has been read. Slices
              * wholly outside C are skipped (TMA clips partial ones). */
+            if constexpr (T) {
+                /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
+                 * its columns C's rows n0 ... A slice is 64 of its columns (the
+                 * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
+                 * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
+                 * the fragment transposed (a block's column: 16 bytes of a row of
+                 * C); the last slice goes out in [16][64] boxes (tmap_c16).
+                 * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
+                 * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
+                 * blocks; lane l addresses block l / 8's column l % 8: C's row
+                 * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
+                 * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
+                 * the same for every j. */
+                const int st_row = lane / 16 * 8 + lane % 8;
+                const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
 #pragma unroll
-            for (int f = 0; f < FRAGS; f++) { /* each fragment: its 64 rows of the tile */
-                if constexpr (T) {
-                    /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
-                     * its columns C's rows n0 ... A slice is 64 of its columns (the
-                     * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
-                     * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
-                     * the fragment transposed (a block's column: 16 bytes of a row of
-                     * C); the last slice goes out in [16][64] boxes (tmap_c16).
-                     * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
-                     * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
-                     * blocks; lane l addresses block l / 8's column l % 8: C's row
-                     * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
-                     * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
-                     * the same for every j. */
-                    const int st_row = lane / 16 * 8 + lane % 8;
-                    const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
+                for (int slice = 0; slice < (BN + 63) / 64; slice++) {
+                    const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
+                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M)
+                        continue;
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
+                    if (tid % 128 == 0)
+                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                    bar_sync(2 + c, 128);
 #pragma unroll
-                    for (int slice = 0; slice < (BN + 63) / 64; slice++) {
-                        const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
-                        if (n0 + slice * 64 >= N || m0 + (h + f) * 64 >= M)
-                            continue;
-                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
+                    for (int q = 0; q < rows / 16; q++) {
+                        const int j = slice * 8 + 2 * q;
+                        stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
+                                                   half2_bits(acc[j * 4], acc[j * 4 + 1]),
+                                                   half2_bits(acc[j * 4 + 2], acc[j * 4 + 3]),
+                                                   half2_bits(acc[j * 4 + 4], acc[j * 4 + 5]),
+                                                   half2_bits(acc[j * 4 + 6], acc[j * 4 + 7]));
+                    }
+                    fence_proxy_async_shared_cta();
+                    bar_sync(2 + c, 128);
+                    if (tid % 128 == 0) {
+                        if (rows == 64)
+                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + h * 64, n0 + slice * 64, buf);
+                        else
+                            for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + h * 64,
+                                                                         n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
+                        cp_async_bulk_commit_group();
+                    }
+                    stored++;
+                }
+            } else {
+#pragma unroll
+                for (int slice = 0; slice < BN / 64; slice++) {
+                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
+                        continue;
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
+                    if (tid % 128 == 0)
+                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
+                    bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+#pragma unroll
+                    for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                        for (int half = 0; half < 2; half++) {
+                            const int j = slice * 8 + chunk;                /* 8-column group of the tile */
+                            const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                            uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
+                            *(__half2 *)dst =
+                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                        }
+                    fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+                    bar_sync(2 + c, 128);
+                    if (tid % 128 == 0) {
+                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
+                        cp_async_bulk_commit_group();
+                    }
+                    stored++;
+                }
+                /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
+                 * swizzled: they fill part of the next slice buffer. */
+                if constexpr (BN % 64 > 0) {
+                    const int c0 = n0 + BN / 64 * 64;
+                    if (c0 < N && m0 + h * 64 < M) {
+                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
                         if (tid % 128 == 0)
                             cp_async_bulk_wait_group_read<C_BUFS - 1>();
                         bar_sync(2 + c, 128);
 #pragma unroll
-                        for (int q = 0; q < rows / 16; q++) {
-                            const int j = slice * 8 + 2 * q;
-                            stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
-                                                       half2_bits(acc[f][j * 4], acc[f][j * 4 + 1]),
-                                                       half2_bits(acc[f][j * 4 + 2], acc[f][j * 4 + 3]),
-                                                       half2_bits(acc[f][j * 4 + 4], acc[f][j * 4 + 5]),
-                                                       half2_bits(acc[f][j * 4 + 6], acc[f][j * 4 + 7]));
-                        }
+                        for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
+#pragma unroll
+                            for (int half = 0; half < 2; half++) {
+                                const int j = BN / 64 * 8 + chunk;
+                                const int r = warp * 16 + lane / 4 + half * 8;
+                                uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
+                                *(__half2 *)dst =
+                                    __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+                            }
                         fence_proxy_async_shared_cta();
                         bar_sync(2 + c, 128);
                         if (tid % 128 == 0) {
-                            if (rows == 64)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + (h + f) * 64, n0 + slice * 64, buf);
-                            else
-                                for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
-                                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + (h + f) * 64,
-                                                                             n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
+                            for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
+                                                                         buf + b * C_BOX_BYTES);
                             cp_async_bulk_commit_group();
                         }
                         stored++;
-                    }
-                } else {
-#pragma unroll
-                    for (int slice = 0; slice < BN / 64; slice++) {
-                        if (n0 + slice * 64 >= N || m0 + (h + f) * 64 >= M) /* same for the whole warpgroup */
-                            continue;
-                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
-                        if (tid % 128 == 0)
-                            cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                        bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
-#pragma unroll
-                        for (int chunk = 0; chunk < 8; chunk++)
-#pragma unroll
-                            for (int half = 0; half < 2; half++) {
-                                const int j = slice * 8 + chunk;                /* 8-column group of the tile */
-                                const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
-                                uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
-                                *(__half2 *)dst =
-                                    __floats2half2_rn(acc[f][j * 4 + half * 2], acc[f][j * 4 + half * 2 + 1]);
-                            }
-                        fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-                        bar_sync(2 + c, 128);
-                        if (tid % 128 == 0) {
-                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + (h + f) * 64, buf);
-                            cp_async_bulk_commit_group();
-                        }
-                        stored++;
-                    }
-                    /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
-                     * swizzled: they fill part of the next slice buffer. */
-                    if constexpr (BN % 64 > 0) {
-                        const int c0 = n0 + BN / 64 * 64;
-                        if (c0 < N && m0 + (h + f) * 64 < M) {
-                            uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
-                            if (tid % 128 == 0)
-                                cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                            bar_sync(2 + c, 128);
-#pragma unroll
-                            for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
-#pragma unroll
-                                for (int half = 0; half < 2; half++) {
-                                    const int j = BN / 64 * 8 + chunk;
-                                    const int r = warp * 16 + lane / 4 + half * 8;
-                                    uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
-                                    *(__half2 *)dst =
-                                        __floats2half2_rn(acc[f][j * 4 + half * 2], acc[f][j * 4 + half * 2 + 1]);
-                                }
-                            fence_proxy_async_shared_cta();
-                            bar_sync(2 + c, 128);
-                            if (tid % 128 == 0) {
-                                for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
-                                    cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + (h + f) * 64,
-                                                                             buf + b * C_BOX_BYTES);
-                                cp_async_bulk_commit_group();
-                            }
-                            stored++;
-                        }
                     }
                 }
             }
@@ -790,25 +765,18 @@ static cudaError_t max_clusters_of(int *clusters)
     return cudaSuccess;
 }
 
-/* A tile shape's 128-row tiles in ping-pong (WHOLE = 2), where it has them. */
-#define HAS_PP(BM, BN) ((BM) == 128 && (BN) <= SK_PP_BN_MAX)
-
 /* Clusters of a tile shape's kernels, both roles of the operands, whole
- * pairs only or not, in ping-pong or not: the fewest. */
+ * pairs only or not: the fewest. */
 template <int BM, int BN>
 static cudaError_t max_clusters_both(int *clusters)
 {
-    int n[6], k = 4;
+    int n[4];
     CUDA_TRY((max_clusters_of<BM, BN, 0, 0>(&n[0])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 0>(&n[1])));
     CUDA_TRY((max_clusters_of<BM, BN, 0, 1>(&n[2])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 1>(&n[3])));
-    if constexpr (HAS_PP(BM, BN)) {
-        CUDA_TRY((max_clusters_of<BM, BN, 0, 2>(&n[k++])));
-        CUDA_TRY((max_clusters_of<BM, BN, 1, 2>(&n[k++])));
-    }
     *clusters = n[0];
-    for (int i = 1; i < k; i++)
+    for (int i = 1; i < 4; i++)
         if (n[i] < *clusters)
             *clusters = n[i];
     return cudaSuccess;
@@ -835,22 +803,13 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
-template <int BM, int BN, int T>
-static constexpr launch_fn launch_pp()
-{
-    if constexpr (HAS_PP(BM, BN))
-        return launch_plan<BM, BN, T, 2>;
-    else
-        return nullptr; /* no plan asks for it (sk_plan_of) */
-}
 #define KERNEL(bm, bn)                                                                                     \
     {bm, bn, max_clusters_both<bm, bn>,                                                                      \
-     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>, launch_pp<bm, bn, 0>()},                       \
-      {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>, launch_pp<bm, bn, 1>()}}}
+     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>}, {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>}}}
 static const struct {
     int bm, bn;
     cudaError_t (*max_clusters)(int *);
-    launch_fn launch[2][3]; /* [plan.swap][any plan, whole pairs only, whole pairs in ping-pong] */
+    launch_fn launch[2][2]; /* [plan.swap][whole pairs only] */
 } kernels[SK_KINDS] = {
     KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
     KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
@@ -858,7 +817,6 @@ static const struct {
     KERNEL(128, 240), KERNEL(64, 80),   KERNEL(64, 96),   KERNEL(64, 112),
 };
 #undef KERNEL
-#undef HAS_PP
 
 static cudaError_t get_facts(const device_facts **out)
 {
@@ -909,7 +867,7 @@ static cudaError_t forced_cand(sk_cand *c)
     fprintf(stderr, "error: V7_TILE=%s is none of", v);
     for (int k = 0; k < SK_KINDS; k++)
         fprintf(stderr, " %dx%d%s", sk_tile[k][0], sk_tile[k][1], k + 1 < SK_KINDS ? "," : "");
-    fprintf(stderr, ", optionally with :dp, :sk, :skw, :splitW or :pp, then :A for pairs sharing A, :T for tiles of C^T\n");
+    fprintf(stderr, ", optionally with :dp, :sk, :skw or :splitW, then :A for pairs sharing A, :T for tiles of C^T\n");
     return cudaErrorInvalidValue;
 }
 
@@ -988,12 +946,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    const launch_fn launch_kind =
-        kernels[plan.kind].launch[plan.swap][plan.pingpong ? 2 : !plan.sk_pairs && !plan.ways];
-    if (!launch_kind) {
-        fprintf(stderr, "error: no %d x %d kernel in ping-pong\n", bm, bn);
-        return cudaErrorInvalidValue;
-    }
+    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap][!plan.sk_pairs && !plan.ways];
     cudaError_t err;
     if (!plan.sk_pairs && !sk_claims(&plan)) { /* whole pairs, dealt out: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
