@@ -42,27 +42,38 @@
 #define SK_HD
 #endif
 
-/* The tile shapes the kernel is built for, [kind] = {rows, columns}; which
- * one a problem gets is the cost model's choice (sk_plan_make, below). */
-#define SK_KINDS 19
-static const int sk_tile[SK_KINDS][2] = {
-    {128, 256}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
-    {128, 128}, /* 1: twice the pairs of 0, half its columns past an edge */
-    {64, 128},  /* 2: M <= 64 (decode steps), short problems              */
-    {128, 64},  /* 3: N <= 64                                             */
-    {64, 64},   /* 4: the most pairs, for the fewest rows and columns     */
-    {64, 256},  /* 5: 0's MMA on half its rows: short K, M past a 128 edge */
-    {128, 192}, /* 6: 4/3 the pairs of 0: a wave where 0 leaves clusters
-                      idle; N in 129 .. 192 or 257 .. 384, less padding   */
+/* The tile shapes the kernel is built for, [kind] = {rows, columns, CTAs
+ * per cluster}; which one a problem gets is the cost model's choice
+ * (sk_plan_make, below). */
+#define SK_KINDS 26
+static const int sk_tile[SK_KINDS][3] = {
+    {128, 256, 2}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
+    {128, 128, 2}, /* 1: twice the pairs of 0, half its columns past an edge */
+    {64, 128, 2},  /* 2: M <= 64 (decode steps), short problems              */
+    {128, 64, 2},  /* 3: N <= 64                                             */
+    {64, 64, 2},   /* 4: the most pairs, for the fewest rows and columns     */
+    {64, 256, 2},  /* 5: 0's MMA on half its rows: short K, M past a 128 edge */
+    {128, 192, 2}, /* 6: 4/3 the pairs of 0: a wave where 0 leaves clusters
+                         idle; N in 129 .. 192 or 257 .. 384, less padding   */
     /* 7-15: 128 rows, widths in steps of 16 between those above: a width
      * that covers N with little padding, or fills the last wave */
-    {128, 80}, {128, 96}, {128, 112}, {128, 144}, {128, 160}, {128, 176},
-    {128, 208}, {128, 224}, {128, 240},
+    {128, 80, 2}, {128, 96, 2}, {128, 112, 2}, {128, 144, 2}, {128, 160, 2}, {128, 176, 2},
+    {128, 208, 2}, {128, 224, 2}, {128, 240, 2},
     /* 16-18: 64 rows, widths between those of 4 and 2: a short side just
      * past a multiple of 64 or 128 (N = 144 in 64 x 80 tiles, not 64 x 128
      * or 128 x 80); k-tiles 128 deep, as 64 x 128's */
-    {64, 80}, {64, 96}, {64, 112},
+    {64, 80, 2}, {64, 96, 2}, {64, 112, 2},
+    /* 19-25: clusters of 4 CTAs ("quads"; V7_TILE "128x192q"): 4 tiles share
+     * the operand, each CTA loading a quarter, so a CTA asks L2 for fewer
+     * bytes a k-tile (128 x 192: 22 KB against 28), but only 30 clusters fit
+     * (120 of 132 SMs): where one wave of L2-bound tiles fits in them. Widths
+     * whose quarter is a multiple of 8 rows (the 128-byte swizzle's atom). */
+    {128, 256, 4}, {128, 128, 4}, {128, 192, 4}, {128, 224, 4}, {128, 160, 4}, {128, 96, 4}, {128, 64, 4},
 };
+/* Clusters of 4 a GPU holds where it holds `pairs` clusters of 2: 30 for
+ * 66 on an H100 SXM and an H200 (their GPCs; cudaOccupancyMaxActiveClusters).
+ * For the CPU tools (make plan, the fit, host tests); v7 asks the GPU. */
+static inline int sk_clusters_of(int kind, int pairs) { return sk_tile[kind][2] == 4 ? pairs * 30 / 66 : pairs; }
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
 
@@ -85,6 +96,7 @@ typedef struct {
                         M (so the side wgmma's n fits in steps of 16 can be M); every
                         field below then counts in C^T's rows and columns          */
     int bm, bn;      /* its rows and columns                                    */
+    int cl;          /* CTAs per cluster: the tiles of a "pair" (2, or 4: quads) */
     int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
     int a_rows;      /* rows of A a stage holds: bm, or M rounded up to 8 when C is
                         one block row shorter than a 64-row tile (no rows past C
@@ -109,9 +121,9 @@ typedef struct {
  * (load_stage). */
 static inline int sk_box_rows_a(const sk_plan *s)
 {
-    return s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / 2;
+    return s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / s->cl;
 }
-static inline int sk_box_rows_b(const sk_plan *s) { return s->share_b ? s->bn / 2 : s->bn; }
+static inline int sk_box_rows_b(const sk_plan *s) { return s->share_b ? s->bn / s->cl : s->bn; }
 
 /* Start of cluster p's stream-K range (p = clusters: the end of the last).
  * No division: the device calls this with 128 accumulators live. */
@@ -131,12 +143,13 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
     s.kind = kind;
     s.bm = sk_tile[kind][0];
     s.bn = sk_tile[kind][1];
+    s.cl = sk_tile[kind][2];
     s.bk = SK_DEPTH(s.bm, s.bn);
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
     s.share_b = s.m_blocks >= 2 && !share_a;
     s.a_rows = s.bm == 64 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
-    s.pairs = s.share_b ? (s.m_blocks + 1) / 2 * s.n_blocks : s.m_blocks * ((s.n_blocks + 1) / 2);
+    s.pairs = s.share_b ? (s.m_blocks + s.cl - 1) / s.cl * s.n_blocks : s.m_blocks * ((s.n_blocks + s.cl - 1) / s.cl);
     s.clusters = max_clusters[kind];
     return s;
 }
@@ -181,7 +194,8 @@ typedef struct {
 #define SK_CLAIM_K_TILES 32
 static inline int sk_claims_of(const sk_plan *s)
 {
-    return !s->ways && s->bm == 128 && s->pairs - s->sk_pairs > 2 * s->clusters && s->k_tiles > SK_CLAIM_K_TILES;
+    return !s->ways && s->bm == 128 && s->cl == 2 && s->pairs - s->sk_pairs > 2 * s->clusters &&
+           s->k_tiles > SK_CLAIM_K_TILES;
 }
 
 /* Fills in the stream-K fields of s (shape fields set, s->sk_pairs and
@@ -252,8 +266,10 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
     c->ways = c->share_a = c->swap = 0;
     if (sscanf(v, "%dx%d%n", &r, &col, &n) != 2)
         return -1;
+    const int cl = v[n] == 'q' ? 4 : 2; /* "RxCq": a 4-CTA cluster's */
+    n += cl == 4;
     for (int i = 0; i < SK_KINDS; i++)
-        if (sk_tile[i][0] == r && sk_tile[i][1] == col)
+        if (sk_tile[i][0] == r && sk_tile[i][1] == col && sk_tile[i][2] == cl)
             c->kind = i;
     if (c->kind < 0)
         return -1;
@@ -295,11 +311,11 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
 static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
 {
     if (c.mode == SK_SPLIT)
-        snprintf(buf, n, "%dx%d:split%d%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], c.ways,
-                 c.share_a ? ":A" : "", c.swap ? ":T" : "");
+        snprintf(buf, n, "%dx%d%s:split%d%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1],
+                 sk_tile[c.kind][2] == 4 ? "q" : "", c.ways, c.share_a ? ":A" : "", c.swap ? ":T" : "");
     else
-        snprintf(buf, n, "%dx%d:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_mode_name[c.mode],
-                 c.share_a ? ":A" : "", c.swap ? ":T" : "");
+        snprintf(buf, n, "%dx%d%s:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_tile[c.kind][2] == 4 ? "q" : "",
+                 sk_mode_name[c.mode], c.share_a ? ":A" : "", c.swap ? ":T" : "");
 }
 
 /* ---- the cost model: which candidate plan runs fastest -------------------
@@ -332,7 +348,7 @@ typedef struct {
 
 /* What a plan needs to know of the GPU. */
 typedef struct {
-    int max_clusters[SK_KINDS]; /* 2-CTA clusters of each kernel held at once */
+    int max_clusters[SK_KINDS]; /* clusters of each kernel held at once        */
     double dram_bytes_per_ns;   /* peak DRAM bandwidth (GB/s)                 */
     double l2_bytes;
 } sk_gpu;
@@ -389,10 +405,16 @@ typedef struct {
  * widths at 64 rows from 144 to 240 columns, priced the same way, were not
  * kept: their candidates ran at most 0.7% faster than the fastest of the
  * other kinds on the random sets, and fitted or not, picking them ran no
- * faster. */
+ * faster. The 4-CTA clusters (kinds 19-25) cost as their pairs' tiles per
+ * k-tile and per piece, for now: fitted alone (fit --kinds 19-25, to seeds
+ * 7301 / 7302, plots/calib/cluster4/) their k-tiles came out at 0.84-0.98 of
+ * the pairs', and the model then put 8192^3 and 4096^3 in quads, measured
+ * 12% and 20% slower. What a quad saves is L2 bytes a CTA, which counts only
+ * where L2, not the tensor pipe, sets the pace: the model needs that term
+ * before it can choose them (plots/NOTES.md, twenty-second session). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -420,12 +442,12 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
         return 0; /* split-K's pieces of a pair start together: read once */
     /* a pair's rows of A and of B, and the pairs that read each row block of
      * A, each column block of B */
-    const double pair_a = s->share_b ? 2.0 * s->bm : s->bm, pair_b = s->share_b ? s->bn : 2.0 * s->bn;
-    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + 1) / 2;
-    const int b_users = s->share_b ? (s->m_blocks + 1) / 2 : s->m_blocks;
+    const double pair_a = s->share_b ? (double)s->cl * s->bm : s->bm, pair_b = s->share_b ? s->bn : (double)s->cl * s->bn;
+    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + s->cl - 1) / s->cl;
+    const int b_users = s->share_b ? (s->m_blocks + s->cl - 1) / s->cl : s->m_blocks;
     const double iter_bytes = (pair_a + pair_b) * s->bk * 2; /* a pair's k-tile */
-    const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * 2.0 * s->sk_pairs
-                                        : (double)s->n_blocks * s->bn + s->bm * 2.0 * s->sk_pairs;
+    const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * (double)s->cl * s->sk_pairs
+                                        : (double)s->n_blocks * s->bn + s->bm * (double)s->cl * s->sk_pairs;
     const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
     const double footprint = (pair_rows < all_rows ? pair_rows : all_rows) * (double)K * 2;
     const double streamed = (double)s->sk_iters * iter_bytes;
@@ -453,7 +475,7 @@ static inline double sk_share_a_cost(const sk_plan *s)
 {
     if (s->share_b || s->m_blocks < 2) /* one block row: k_tile was measured sharing A */
         return 1.0;
-    return (0.5 * s->bm + s->bn) / (s->bm + 0.5 * s->bn);
+    return ((double)s->bm / s->cl + s->bn) / (s->bm + (double)s->bn / s->cl);
 }
 
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
@@ -724,9 +746,9 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
 static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, int width)
 {
     if (width <= 0)
-        width = tile_order_width(K, s->share_b ? s->bn : 2 * s->bn, l2_bytes);
-    return s->share_b ? tile_map_make((s->m_blocks + 1) / 2, s->n_blocks, width)
-                      : tile_map_make(s->m_blocks, (s->n_blocks + 1) / 2, width);
+        width = tile_order_width(K, s->share_b ? s->bn : s->cl * s->bn, l2_bytes);
+    return s->share_b ? tile_map_make((s->m_blocks + s->cl - 1) / s->cl, s->n_blocks, width)
+                      : tile_map_make(s->m_blocks, (s->n_blocks + s->cl - 1) / s->cl, width);
 }
 
 /* The plan in one line: what `V7_PLAN=1 ./v7 M N K` prints on a GPU, and
@@ -735,10 +757,11 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
 {
     snprintf(buf, n,
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
-             "%d stream-K (%lld iterations per cluster), %d whole%s",
+             "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
              s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
-             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "");
+             (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
+             s->cl == 4 ? ", clusters of 4" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

@@ -124,4 +124,17 @@ static inline HOST_DEVICE void tile_map_pair_coord(const tile_map *pairs, int pa
     *n_block = share_b ? pn : 2 * pn + rank;
 }
 
+/* v7: the same for a cluster of cl CTAs (2, or 4): `pair` is cl M-blocks x 1
+ * N-block (share_b) or 1 x cl, ordered by `pairs` over ((m_blocks + cl - 1)
+ * / cl, n_blocks) or (m_blocks, (n_blocks + cl - 1) / cl); where cl does not
+ * divide the count, the last pair's last tiles lie past the edge. */
+static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int pair, int rank, int share_b, int cl,
+                                                    int *m_block, int *n_block)
+{
+    int pm, pn;
+    tile_map_coord(pairs, pair, &pm, &pn);
+    *m_block = share_b ? cl * pm + rank : pm;
+    *n_block = share_b ? pn : cl * pn + rank;
+}
+
 #endif

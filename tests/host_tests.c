@@ -873,13 +873,13 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
     /* The A box: a TMA box (8..256 rows here, a multiple of 8); the one-box
      * form only for a 64-row tile with one block row, covering all M rows. */
     const int ra = sk_box_rows_a(&s), rb = sk_box_rows_b(&s);
-    EXPECT(ra >= 8 && ra <= 256 && ra % 8 == 0 && rb >= 32 && rb <= 256 && rb % 8 == 0,
+    EXPECT(ra >= 8 && ra <= 256 && ra % 8 == 0 && rb >= 16 && rb <= 256 && rb % 8 == 0,
            "%dx%dx%d: boxes of %d and %d rows", M, N, K, ra, rb);
     if (s.a_rows < s.bm)
         EXPECT(s.bm == 64 && !s.share_b && s.m_blocks == 1 && ra == s.a_rows && s.a_rows >= M &&
                s.a_rows < M + 8, "%dx%dx%d: a_rows %d of a %d-row tile", M, N, K, s.a_rows, s.bm);
     else
-        EXPECT(s.a_rows == s.bm && ra == (s.share_b ? s.bm : s.bm / 2), "%dx%dx%d: a_rows %d box %d",
+        EXPECT(s.a_rows == s.bm && ra == (s.share_b ? s.bm : s.bm / s.cl), "%dx%dx%d: a_rows %d box %d",
                M, N, K, s.a_rows, ra);
     /* The k-tiles: 128 deep for the 64-row tiles up to 128 columns, 64 for
      * the others (the kernel's BK is the same SK_DEPTH), covering K with
@@ -992,7 +992,8 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
      * whoever claims them, then what the scheduler hands on, sk_work_of(p,
      * sk_whole_of(p) + n): that must be exactly the deal's stream-K pieces
      * (sk_piece), so the claims change who runs a whole pair and nothing else. */
-    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && whole > 2 * s.clusters && s.k_tiles > SK_CLAIM_K_TILES),
+    EXPECT(sk_claims(&s) == (!s.ways && s.bm == 128 && s.cl == 2 && whole > 2 * s.clusters &&
+                             s.k_tiles > SK_CLAIM_K_TILES),
            "%dx%dx%d: sk_claims %d (%d whole pairs, %d clusters, %d rows, %d k-tiles)", M, N, K, sk_claims(&s),
            whole, s.clusters, s.bm, s.k_tiles);
     int dealt = 0;
@@ -1054,7 +1055,7 @@ static void test_stream_k(void)
     /* Clusters of each tile shape's kernel: an H100's, uneven counts, few, many. */
     int gpus[6][SK_KINDS];
     for (int k = 0; k < SK_KINDS; k++) {
-        gpus[0][k] = 66;
+        gpus[0][k] = sk_clusters_of(k, 66);
         gpus[1][k] = 57 + (k * 5) % 10;
         gpus[2][k] = 1;
         gpus[3][k] = 2 + k % 2;
@@ -1079,7 +1080,7 @@ static void test_stream_k(void)
     begin("stream_k_candidates");
     int h100[SK_KINDS];
     for (int k = 0; k < SK_KINDS; k++)
-        h100[k] = 66;
+        h100[k] = sk_clusters_of(k, 66);
     for (int k = 0; k < SK_KINDS; k++)
         for (int m = 0; m < SK_MODES; m++)
             for (int a = 0; a < 4; a++) { /* share_a = a % 2, swap = a / 2 */

@@ -198,10 +198,11 @@ for step in $STEPS; do
         # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
-                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]E/) {
+                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]ELi[24]E/) {
                          s = $0; sub(/.*matmul_kernelILi/, "", s); split(s, f, "ELi")
                          bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : "") \
-                             (substr(f[4], 1, 1) == "1" ? ":whole" : ""); order[++k] = name } }
+                             (substr(f[4], 1, 1) == "1" ? ":whole" : "") (substr(f[5], 1, 1) == "4" ? ":q" : "")
+                         order[++k] = name } }
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
                      cnt[name]++; if (s != bn) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
@@ -586,8 +587,8 @@ else
     check "fit --held-out: the fitted rows are the fitted file's" "$(head -n 1 "$tmp/out")" \
         grep -qx "rows $(grep -c ',[0-9]*x[0-9]*:' $C/h100_fixed.csv), rms log error [0-9.]*" "$tmp/out"
     for args in "" "52428800" "52428800 nope.csv" "52428800 --held-out 3352:$C/h100_fixed.csv" \
-        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 19 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv" \
-        "--no-fit --before 0 52428800 3352:$C/h100_fixed.csv" "--no-fit --before 20 52428800 3352:$C/h100_fixed.csv"; do
+        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 26 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv" \
+        "--no-fit --before 0 52428800 3352:$C/h100_fixed.csv" "--no-fit --before 27 52428800 3352:$C/h100_fixed.csv"; do
         # shellcheck disable=SC2086
         run_bin "$fit" $args
         if [ $rc -eq 0 ] || [ -s "$tmp/out" ] || ! grep -q error "$tmp/err"; then
@@ -611,10 +612,10 @@ if [ -x "$fit" ]; then
     # no tiles of C^T change none; with them (plots/calib/swap/) some.
     run_bin "$fit" --no-fit --unswapped 52428800 3352:$F/h100_sweep40.csv
     check "fit --unswapped, no tiles of C^T timed: the same picks" "$(grep against "$tmp/out")" \
-        grep -q "tile shapes 0 .. 18, unswapped, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
+        grep -q "tile shapes 0 .. 25, unswapped, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
     run_bin "$fit" --no-fit --unswapped 52428800 3352:plots/calib/swap/h100_heldout.csv
     check "fit --unswapped: some picks change" "$(grep against "$tmp/out")" \
-        grep -qE "tile shapes 0 .. 18, unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
+        grep -qE "tile shapes 0 .. 25, unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
 fi
 
 # ---- j3. calib_v7's command line (tools/calib.c; it times only on a GPU) -------

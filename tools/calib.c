@@ -229,7 +229,7 @@ int main(int argc, char **argv)
             /* Every tile shape, also those the plan passes over (sk_tile_fits):
              * sk_each_cand with the shape named enumerates them all. */
             sk_gpu g = {{0}, 1, 1};
-            for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = 66;
+            for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = sk_clusters_of(k, 66);
             name_list l = {names, cands, n};
             for (int k = 0; k < SK_KINDS; k++) sk_each_cand(p.M, p.N, p.K, &g, k, add_name, &l);
             n = l.n;

@@ -232,7 +232,7 @@ int main(int argc, char **argv)
             continue;
         }
         sk_gpu *g = &gpus[a - 2];
-        for (int k = 0; k < SK_KINDS; k++) g->max_clusters[k] = 66;
+        for (int k = 0; k < SK_KINDS; k++) g->max_clusters[k] = sk_clusters_of(k, 66);
         g->l2_bytes = atof(argv[1]);
         char *colon = strchr(argv[a], ':');
         g->dram_bytes_per_ns = colon ? atof(argv[a]) : 0;

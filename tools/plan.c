@@ -38,13 +38,16 @@ static int arg(const char *s, const char *what, long long lo, long long hi, long
     return 0;
 }
 
-/* One piece: pair u, its two tiles, k-tiles kb .. ke - 1. */
+/* One piece: pair u, its tiles (2, or 4 in a quad), k-tiles kb .. ke - 1. */
 static void piece(const sk_plan *s, const tile_map *pairs, sk_work w)
 {
-    int m0, n0, m1, n1;
-    tile_map_pair_coord(pairs, w.pair, 0, s->share_b, &m0, &n0);
-    tile_map_pair_coord(pairs, w.pair, 1, s->share_b, &m1, &n1);
-    printf(" pair %d [tiles (%d,%d) (%d,%d)] k %d..%d;", w.pair, m0, n0, m1, n1, w.kb, w.ke - 1);
+    printf(" pair %d [tiles", w.pair);
+    for (int r = 0; r < s->cl; r++) {
+        int m, n;
+        tile_map_group_coord(pairs, w.pair, r, s->share_b, s->cl, &m, &n);
+        printf("%s(%d,%d)", r ? " " : " ", m, n);
+    }
+    printf("] k %d..%d;", w.kb, w.ke - 1);
 }
 
 static void cluster(const sk_plan *s, const tile_map *pairs, int p)
@@ -97,7 +100,7 @@ int main(int argc, char **argv)
         (argc > 6 && arg(argv[6], "dram_gbps", 1, 1000000, &dram)))
         return 2;
     sk_gpu g;
-    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = (int)clusters;
+    for (int k = 0; k < SK_KINDS; k++) g.max_clusters[k] = sk_clusters_of(k, (int)clusters);
     g.l2_bytes = (double)l2;
     g.dram_bytes_per_ns = (double)dram;
     const shape sh = {(int)M, (int)N, (int)K, &g};

@@ -76,7 +76,8 @@
                                        * 128-row tile; a 64-row tile is one's alone, and
                                        * the two take turns (ping-pong)               */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
-#define CLUSTER 2                     /* CTAs per cluster: a pair                    */
+#define CLUSTER CL                    /* CTAs per cluster: a pair (2), or a quad (4): the
+                                       * kernel's template parameter CL (sk_tile)    */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
  * width of the tile order is worked out per call from K and the L2 size
  * (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
@@ -129,7 +130,7 @@
  * stream_k.h) comes whole, from CTA 0 alone: a box of rows past the edge is
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
  * at M = 64). */
-template <int BM, int BN>
+template <int BM, int BN, int CL>
 __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                            int kt, int m0, int n0, uint32_t rank, int share_b,
@@ -148,11 +149,11 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
         } else if (share_b) {
             cp_async_bulk_tensor_2d_global_to_shared(a, tmap_a, k, m0, full);
-            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / 2 * BOX_K * 2, tmap_b, k,
-                                                               n0 + rank * BN / 2, full, (1 << CLUSTER) - 1);
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / CLUSTER * BOX_K * 2, tmap_b, k,
+                                                               n0 + rank * BN / CLUSTER, full, (1 << CLUSTER) - 1);
         } else {
-            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + rank * BM / 2 * BOX_K * 2, tmap_a, k,
-                                                               m0 + rank * BM / 2, full, (1 << CLUSTER) - 1);
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + rank * BM / CLUSTER * BOX_K * 2, tmap_a, k,
+                                                               m0 + rank * BM / CLUSTER, full, (1 << CLUSTER) - 1);
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
         }
     }
@@ -223,7 +224,7 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
  * paths, never taken, made the kernel 70% longer, and the short kernel ran
  * 15 shapes 2.3% / 1.7% faster (H100 / H200; up to 6.6% on small calls:
  * plots/NOTES.md). */
-template <int BM, int BN, int T, int WHOLE>
+template <int BM, int BN, int T, int WHOLE, int CL>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
               const __grid_constant__ CUtensorMap tmap_c, const __grid_constant__ CUtensorMap tmap_c16,
@@ -305,13 +306,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             sk_work w;
             for (int i = 0; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
                 int m_block, n_block;
-                tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
+                tile_map_group_coord(&pairs, w.pair, (int)rank, plan.share_b, CL, &m_block, &n_block);
                 /* The CTA's rank is read afresh for each stage: held, with the
                  * offsets it gives, it spilled from the producer's 40 registers. */
                 for (int kt = w.kb; kt < w.ke; kt++) {
                     /* producer_acquire: released by both CTAs' consumers */
                     mbarrier_wait_parity(empty_sh + 8 * pipe.stage, pipe.phase);
-                    load_stage<BM, BN>(ring + pipe.stage * STAGE_BYTES, full_sh + 8 * pipe.stage, &tmap_a,
+                    load_stage<BM, BN, CL>(ring + pipe.stage * STAGE_BYTES, full_sh + 8 * pipe.stage, &tmap_a,
                                    &tmap_b, kt, m_block * BM, n_block * BN, cluster_ctarank(), plan.share_b,
                                    plan.a_rows);
                     pipeline_advance(&pipe);
@@ -416,7 +417,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
             }
             int m_block, n_block;
-            tile_map_pair_coord(&pairs, w.pair, (int)rank, plan.share_b, &m_block, &n_block);
+            tile_map_group_coord(&pairs, w.pair, (int)rank, plan.share_b, CL, &m_block, &n_block);
             const int m0 = m_block * BM;
             const int n0 = n_block * BN;
             /* Do this consumer's 64 rows hold any of C? If not (M = 16, the
@@ -721,7 +722,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 
 /* The launch configuration of a kernel: 2-CTA clusters, its threads and
  * shared memory, `clusters` clusters. */
-template <int BM, int BN>
+template <int BM, int BN, int CL>
 static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int clusters,
                           cudaStream_t stream)
 {
@@ -749,15 +750,15 @@ typedef struct {
 } device_facts;
 static device_facts facts[MAX_DEVICES];
 
-template <int BM, int BN, int T, int WHOLE>
+template <int BM, int BN, int T, int WHOLE, int CL>
 static cudaError_t max_clusters_of(int *clusters)
 {
-    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T, WHOLE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T, WHOLE, CL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    launch_config<BM, BN>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
-    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T, WHOLE>, &cfg));
+    launch_config<BM, BN, CL>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
+    CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T, WHOLE, CL>, &cfg));
     if (*clusters < 1) {
         fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
         return cudaErrorInvalidConfiguration;
@@ -767,14 +768,14 @@ static cudaError_t max_clusters_of(int *clusters)
 
 /* Clusters of a tile shape's kernels, both roles of the operands, whole
  * pairs only or not: the fewest. */
-template <int BM, int BN>
+template <int BM, int BN, int CL>
 static cudaError_t max_clusters_both(int *clusters)
 {
     int n[4];
-    CUDA_TRY((max_clusters_of<BM, BN, 0, 0>(&n[0])));
-    CUDA_TRY((max_clusters_of<BM, BN, 1, 0>(&n[1])));
-    CUDA_TRY((max_clusters_of<BM, BN, 0, 1>(&n[2])));
-    CUDA_TRY((max_clusters_of<BM, BN, 1, 1>(&n[3])));
+    CUDA_TRY((max_clusters_of<BM, BN, 0, 0, CL>(&n[0])));
+    CUDA_TRY((max_clusters_of<BM, BN, 1, 0, CL>(&n[1])));
+    CUDA_TRY((max_clusters_of<BM, BN, 0, 1, CL>(&n[2])));
+    CUDA_TRY((max_clusters_of<BM, BN, 1, 1, CL>(&n[3])));
     *clusters = n[0];
     for (int i = 1; i < 4; i++)
         if (n[i] < *clusters)
@@ -782,7 +783,7 @@ static cudaError_t max_clusters_both(int *clusters)
     return cudaSuccess;
 }
 
-template <int BM, int BN, int T, int WHOLE>
+template <int BM, int BN, int T, int WHOLE, int CL>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
                                const tile_map *pairs, const sk_plan *plan, int *counters, uint32_t *flags,
@@ -792,8 +793,8 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
      * must all be resident together (plan.clusters <= what the GPU holds). */
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    launch_config<BM, BN>(&cfg, &attr, plan->clusters, stream);
-    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T, WHOLE>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
+    launch_config<BM, BN, CL>(&cfg, &attr, plan->clusters, stream);
+    return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T, WHOLE, CL>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
                               ldc, *pairs, *plan, counters, flags, partials, gen);
 }
 
@@ -803,18 +804,21 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
-#define KERNEL(bm, bn)                                                                                     \
-    {bm, bn, max_clusters_both<bm, bn>,                                                                      \
-     {{launch_plan<bm, bn, 0, 0>, launch_plan<bm, bn, 0, 1>}, {launch_plan<bm, bn, 1, 0>, launch_plan<bm, bn, 1, 1>}}}
+#define KERNEL(bm, bn, cl)                                                                                  \
+    {bm, bn, cl, max_clusters_both<bm, bn, cl>,                                                              \
+     {{launch_plan<bm, bn, 0, 0, cl>, launch_plan<bm, bn, 0, 1, cl>},                                         \
+      {launch_plan<bm, bn, 1, 0, cl>, launch_plan<bm, bn, 1, 1, cl>}}}
 static const struct {
-    int bm, bn;
+    int bm, bn, cl;
     cudaError_t (*max_clusters)(int *);
     launch_fn launch[2][2]; /* [plan.swap][whole pairs only] */
 } kernels[SK_KINDS] = {
-    KERNEL(128, 256), KERNEL(128, 128), KERNEL(64, 128), KERNEL(128, 64), KERNEL(64, 64),
-    KERNEL(64, 256),  KERNEL(128, 192), KERNEL(128, 80), KERNEL(128, 96), KERNEL(128, 112),
-    KERNEL(128, 144), KERNEL(128, 160), KERNEL(128, 176), KERNEL(128, 208), KERNEL(128, 224),
-    KERNEL(128, 240), KERNEL(64, 80),   KERNEL(64, 96),   KERNEL(64, 112),
+    KERNEL(128, 256, 2), KERNEL(128, 128, 2), KERNEL(64, 128, 2),  KERNEL(128, 64, 2),  KERNEL(64, 64, 2),
+    KERNEL(64, 256, 2),  KERNEL(128, 192, 2), KERNEL(128, 80, 2),  KERNEL(128, 96, 2),  KERNEL(128, 112, 2),
+    KERNEL(128, 144, 2), KERNEL(128, 160, 2), KERNEL(128, 176, 2), KERNEL(128, 208, 2), KERNEL(128, 224, 2),
+    KERNEL(128, 240, 2), KERNEL(64, 80, 2),   KERNEL(64, 96, 2),   KERNEL(64, 112, 2),  KERNEL(128, 256, 4),
+    KERNEL(128, 128, 4), KERNEL(128, 192, 4), KERNEL(128, 224, 4), KERNEL(128, 160, 4), KERNEL(128, 96, 4),
+    KERNEL(128, 64, 4),
 };
 #undef KERNEL
 
@@ -836,9 +840,9 @@ static cudaError_t get_facts(const device_facts **out)
         f->gpu.l2_bytes = f->l2;
         f->gpu.dram_bytes_per_ns = 2.0 * khz * 1e3 * (bits / 8) * 1e-9; /* double data rate */
         for (int k = 0; k < SK_KINDS; k++) {
-            if (kernels[k].bm != sk_tile[k][0] || kernels[k].bn != sk_tile[k][1]) {
-                fprintf(stderr, "error: kernel %d is %d x %d, sk_tile says %d x %d\n", k, kernels[k].bm,
-                        kernels[k].bn, sk_tile[k][0], sk_tile[k][1]);
+            if (kernels[k].bm != sk_tile[k][0] || kernels[k].bn != sk_tile[k][1] || kernels[k].cl != sk_tile[k][2]) {
+                fprintf(stderr, "error: kernel %d is %d x %d in clusters of %d, sk_tile says %d x %d in %d\n", k,
+                        kernels[k].bm, kernels[k].bn, kernels[k].cl, sk_tile[k][0], sk_tile[k][1], sk_tile[k][2]);
                 return cudaErrorInvalidConfiguration;
             }
             CUDA_TRY(kernels[k].max_clusters(&f->gpu.max_clusters[k]));
@@ -959,7 +963,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     /* The workspace: the scheduler's two counters (as v6's), a flag per
      * consumer of each CTA, then the partials' slots (not cleared: each is
      * read only after its flag). */
-    const size_t slots = plan.sk_pairs ? (size_t)plan.clusters * CLUSTER * (bm / 64) : 0;
+    const size_t slots = plan.sk_pairs ? (size_t)plan.clusters * plan.cl * (bm / 64) : 0;
     const size_t bytes = COUNTER_BYTES + FLAG_BYTES + slots * 64 * bn * sizeof(float);
     if (slots > FLAG_BYTES / (FLAG_STRIDE * sizeof(uint32_t))) {
         fprintf(stderr, "error: %zu stream-K flags, the workspace has %zu\n", slots,
