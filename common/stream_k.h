@@ -461,23 +461,33 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
     return near < 1 ? (double)s->sk_iters * again * (1 - near) * (1 - near) : 0.0;
 }
 
-/* A k-tile's cost where a pair shares A though C has the block rows for it
- * to share B, relative to sharing B (what k_tile was measured with): as the
- * operand bytes a CTA loads per k-tile, half its A and its B against its A
- * and half its B: 128 x 256 loads 40 KB a stage against 32, 128 x 192 32
- * against 28, square tiles the same, and the narrow ones less: 128 x 96 20
- * KB against 22. The k-tiles of the tile shapes run
- * at about one rate of bytes loaded per CTA (50-59 B/ns on an H100, all but
- * 128 x 256), and the narrow ones run faster sharing A: 1840 x 544 x 1248 in
- * 128 x 96 tiles took 11.2 us sharing A, 14.3 sharing B (H100,
- * plots/calib/gather/). Until 2026-11-25 the cost was never less than 1. */
-static inline double sk_share_a_cost(const sk_plan *s)
+/* Bytes a CTA asks L2 for a k-tile: its own tile of one operand and its
+ * share (1 / cl) of the one the cluster shares, which the TMA multicasts to
+ * the others. 128 x 256 sharing B: 32 KB, sharing A 40; 128 x 96 sharing A
+ * 20 KB, sharing B 22; a quad's 128 x 192 sharing B 22 KB against a pair's
+ * 28. */
+static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
 {
-    if (s->share_b || s->m_blocks < 2) /* one block row: k_tile was measured sharing A */
-        return 1.0;
-    return ((double)s->bm / s->cl + s->bn) / (s->bm + (double)s->bn / s->cl);
+    return share_b ? ((double)s->bm + (double)s->bn / cl) * s->bk * 2 : ((double)s->bm / cl + s->bn) * s->bk * 2;
 }
 
+/* A k-tile's cost relative to k_tile, which was measured on pairs sharing B
+ * (sharing A where C has one block row): as the bytes a CTA asks L2 for.
+ * The k-tiles of the tile shapes run at about one rate of those bytes (50-59
+ * B/ns a CTA on an H100, all but 128 x 256), so a pair sharing A where that
+ * loads fewer bytes runs faster (1840 x 544 x 1248 in 128 x 96 tiles: 11.2
+ * us sharing A, 14.3 sharing B, H100, plots/calib/gather/), and so does a
+ * quad, whose CTAs each ask for a quarter of the shared operand (1880 x
+ * 1304 x 3528 in 128 x 192 tiles, one wave: 33.4 us in quads, 39.6 in
+ * pairs). But not past one wave (`long_run`): there the MMAs and the power
+ * cap set the pace, and a quad's k-tile took no less than its pair's (8192^3
+ * in 128 x 256: 818 ns a k-tile in quads, 760 in pairs; H100,
+ * plots/calib/cluster4/): it is priced as its pair's. */
+static inline double sk_bytes_cost(const sk_plan *s, int long_run)
+{
+    const int cl = s->cl == 4 && long_run ? 2 : s->cl;
+    return sk_cta_bytes(s, cl, s->share_b) / sk_cta_bytes(s, 2, s->m_blocks >= 2);
+}
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
  * of the two, p = m->overlap (30). That is the longer, unless the two are
  * close: 2.3% more than either where they are equal, 0.14% where one is 0.9
@@ -500,12 +510,13 @@ static inline double sk_overlap(double mma, double dram, const sk_model *m)
 static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const sk_gpu *g,
                                     const sk_model *m, double *mma, double *dram)
 {
-    const double kt = s->k_tiles, tk = m->k_tile[s->kind] * sk_share_a_cost(s), tp = m->piece[s->kind];
+    const double kt = s->k_tiles, tp = m->piece[s->kind];
     const double part = m->partial_byte * (double)s->bm * s->bn * 4; /* one CTA's partial */
     const double bw = g->dram_bytes_per_ns * m->dram_eff;
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
+    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, waves > 1 || (waves == 1 && s->sk_pairs));
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
     const double mma_whole = t_whole;

@@ -1221,18 +1221,18 @@ static void test_stream_k(void)
     }
     s = sk_plan_make(96, 15232, 1072, &h1, &sk_model_sm90, -1);
     EXPECT(s.swap && s.bn == 96, "96x15232x1072: %d x %d%s", s.bm, s.bn, s.swap ? " of C^T" : "");
-    /* Ties (sk_tie_better): 128 x 176 tiles of C and of C^T, 62 pairs each,
-     * are priced alike at 5432 x 504 x 3248; the pair that multicasts A, the
-     * larger operand, i.e. tiles of C^T, ran 0.902 / 0.877 of the other's time
-     * (H100 / H200, plots/calib/ties/). Exchanging M and N exchanges the pick. */
+    /* The operand a pair multicasts: at 5432 x 504 x 3248 the pair that
+     * multicasts A, the larger operand, i.e. tiles of C^T sharing their B,
+     * ran 0.902 / 0.877 of the time of tiles of C sharing B (128 x 176, H100 /
+     * H200, plots/calib/ties/; a tie of the model then, sk_tie_better; now a
+     * quad's 128 x 192, one wave). Exchanging M and N exchanges the pick. */
     for (int gi = 0; gi < 2; gi++) {
         const sk_gpu *g = gi ? &h2 : &h1;
         s = sk_plan_make(5432, 504, 3248, g, &sk_model_sm90, -1);
-        EXPECT(s.swap && s.bn == 176 && s.share_b, "5432x504x3248: %d x %d%s, share B %d", s.bm, s.bn,
-               s.swap ? " of C^T" : "", s.share_b);
-        s = sk_plan_make(504, 5432, 3248, g, &sk_model_sm90, -1);
-        EXPECT(!s.swap && s.bn == 176 && s.share_b, "504x5432x3248: %d x %d%s, share B %d", s.bm, s.bn,
-               s.swap ? " of C^T" : "", s.share_b);
+        const sk_plan t = sk_plan_make(504, 5432, 3248, g, &sk_model_sm90, -1);
+        EXPECT(s.swap && s.share_b && !t.swap && t.share_b && s.kind == t.kind,
+               "5432x504x3248: %d x %d%s, share B %d; 504x5432x3248: %d x %d%s, share B %d", s.bm, s.bn,
+               s.swap ? " of C^T" : "", s.share_b, t.bm, t.bn, t.swap ? " of C^T" : "", t.share_b);
     }
     /* The operands' L2 promotion (sk_streams_dram): the tensor maps' rule by
      * pitch only where the plan's modelled DRAM time exceeds its MMAs', which
@@ -1264,7 +1264,7 @@ static void test_stream_k(void)
      * x 256, 130 whole pairs, 85.5 / 83.1 -> 79.2 / 69.4 us (now tiles of C^T,
      * below); 368 x 1704 x 2760, 3
      * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256;
-     * then 128 x 80, split 2 ways, sharing A: fewer bytes a CTA, sk_share_a_cost;
+     * then 128 x 80, split 2 ways, sharing A: fewer bytes a CTA, sk_bytes_cost;
      * now 64 x 80, whole pairs, no row block past C: 19.6 -> 18.3 us on an
      * H100, 18.0 -> 17.2 on an H200, plots/calib/narrow/). */
     s = sk_plan_make(368, 1704, 2760, &h2, &sk_model_sm90, -1);
@@ -1279,19 +1279,27 @@ static void test_stream_k(void)
                s.bn, s.swap ? " of C^T" : "");
     }
     /* ... but not where the wider tile's extra bytes cost more than the pairs
-     * saved (H100, without sk_share_a_cost: 4424 x 6080 x 2864 227.6 -> 250.3
+     * saved (H100, with a pair sharing A priced as sharing B: 4424 x 6080 x 2864 227.6 -> 250.3
      * us, 1608 x 6408 x 2920 109.2 -> 131.4, 616 x 10256 x 3344 80.3 -> 98.8). */
     static const int wide[][3] = {{4424, 6080, 2864}, {1608, 6408, 2920}, {616, 10256, 3344}};
     for (int i = 0; i < 3; i++) {
         s = sk_plan_make(wide[i][0], wide[i][1], wide[i][2], &h1, &sk_model_sm90, -1);
         EXPECT(s.share_b, "%dx%dx%d: pairs share A", wide[i][0], wide[i][1], wide[i][2]);
     }
+    /* A k-tile's cost by the bytes a CTA asks L2 for (sk_bytes_cost), against
+     * a pair sharing B: 128 x 256 sharing A 40 KB against 32; 128 x 64 16
+     * against 20; one block row (the pair shares A, as k_tile was measured) 1;
+     * a quad's 128 x 192 sharing B 22 against 28, in one wave, but its pair's
+     * cost past one wave. */
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s);
-    EXPECT(sk_share_a_cost(&s) == 1.25, "128 x 256 sharing A: %g", sk_share_a_cost(&s));
+    EXPECT(sk_bytes_cost(&s, 0) == 1.25, "128 x 256 sharing A: %g", sk_bytes_cost(&s, 0));
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1, 0}, &s);
-    EXPECT(sk_share_a_cost(&s) == 0.8, "128 x 64 sharing A: %g", sk_share_a_cost(&s)); /* 16 KB against 20 */
+    EXPECT(sk_bytes_cost(&s, 0) == 0.8, "128 x 64 sharing A: %g", sk_bytes_cost(&s, 0)); /* 16 KB against 20 */
     EXPECT(sk_plan_of(100, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 0, 0}, &s) == 0 && !s.share_b &&
-               s.m_blocks == 1 && sk_share_a_cost(&s) == 1.0, "128 x 64, one block row: %g", sk_share_a_cost(&s));
+               s.m_blocks == 1 && sk_bytes_cost(&s, 0) == 1.0, "128 x 64, one block row: %g", sk_bytes_cost(&s, 0));
+    EXPECT(sk_plan_of(1880, 1304, 3528, h100, (sk_cand){21, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.cl == 4 &&
+               sk_bytes_cost(&s, 0) == 22.0 / 28 && sk_bytes_cost(&s, 1) == 1.0,
+           "128 x 192 in quads: %g in one wave, %g past it", sk_bytes_cost(&s, 0), sk_bytes_cost(&s, 1));
     /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
      * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
      * 4368 x 1544 x 1512 in 128 x 224, 50.6 -> 44.4 us; 512 x 4448 x 15336 in
