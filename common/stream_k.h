@@ -479,13 +479,16 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
  * us sharing A, 14.3 sharing B, H100, plots/calib/gather/), and so does a
  * quad, whose CTAs each ask for a quarter of the shared operand (1880 x
  * 1304 x 3528 in 128 x 192 tiles, one wave: 33.4 us in quads, 39.6 in
- * pairs). But not past one wave (`long_run`): there the MMAs and the power
- * cap set the pace, and a quad's k-tile took no less than its pair's (8192^3
- * in 128 x 256: 818 ns a k-tile in quads, 760 in pairs; H100,
- * plots/calib/cluster4/): it is priced as its pair's. */
-static inline double sk_bytes_cost(const sk_plan *s, int long_run)
+ * pairs), but only in a single wave of whole tiles (`whole_wave`): past one
+ * wave the MMAs and the power cap set the pace, and a quad's k-tile took no
+ * less than its pair's (8192^3 in 128 x 256: 818 ns a k-tile in quads, 760
+ * in pairs; H100, plots/calib/cluster4/); and quads cut into stream-K or
+ * split-K pieces ran slower than the model's pairs on 9 of 15 shapes of two
+ * held-out seeds, by up to 15% (plots/calib/quads/). Elsewhere a quad is
+ * priced as its pair. */
+static inline double sk_bytes_cost(const sk_plan *s, int whole_wave)
 {
-    const int cl = s->cl == 4 && long_run ? 2 : s->cl;
+    const int cl = s->cl == 4 && !whole_wave ? 2 : s->cl;
     return sk_cta_bytes(s, cl, s->share_b) / sk_cta_bytes(s, 2, s->m_blocks >= 2);
 }
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
@@ -516,7 +519,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
-    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, waves > 1 || (waves == 1 && s->sk_pairs));
+    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, waves <= 1 && !s->sk_pairs);
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
     const double mma_whole = t_whole;

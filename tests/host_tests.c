@@ -1265,11 +1265,14 @@ static void test_stream_k(void)
      * below); 368 x 1704 x 2760, 3
      * rows of 128 x 128 split 3 ways, 23.2 / 21.6 -> 20.7 / 19.0 us (from 64 x 256;
      * then 128 x 80, split 2 ways, sharing A: fewer bytes a CTA, sk_bytes_cost;
-     * now 64 x 80, whole pairs, no row block past C: 19.6 -> 18.3 us on an
-     * H100, 18.0 -> 17.2 on an H200, plots/calib/narrow/). */
+     * then 64 x 80, whole pairs, no row block past C: 19.6 -> 18.3 us on an
+     * H100, 18.0 -> 17.2 on an H200, plots/calib/narrow/; now 128 x 64 in
+     * quads sharing A, one wave of whole tiles: 18.0 -> 15.7 us, 17.5 -> 15.6,
+     * plots/calib/quads/). */
     s = sk_plan_make(368, 1704, 2760, &h2, &sk_model_sm90, -1);
-    EXPECT(s.bm == 64 && s.bn == 80 && !s.swap && !s.sk_pairs, "368x1704x2760: %d x %d%s, %d stream-K pairs, %d ways",
-           s.bm, s.bn, s.swap ? " of C^T" : "", s.sk_pairs, s.ways);
+    EXPECT(s.bm == 128 && s.bn == 64 && s.cl == 4 && !s.share_b && !s.swap && !s.sk_pairs,
+           "368x1704x2760: %d x %d%s in clusters of %d, share B %d, %d stream-K pairs, %d ways", s.bm, s.bn,
+           s.swap ? " of C^T" : "", s.cl, s.share_b, s.sk_pairs, s.ways);
     /* The 64-row tiles 80 .. 112 wide, where 128 x 64 or 128 x 80 left half the
      * SMs idle or padded: 3904 x 144 x 1448, 128 x 64 pairs sharing A 16.4 ->
      * 64 x 80 13.3 us (H100), 15.8 -> 12.3 (H200) (plots/calib/narrow/). */
@@ -1289,17 +1292,17 @@ static void test_stream_k(void)
     /* A k-tile's cost by the bytes a CTA asks L2 for (sk_bytes_cost), against
      * a pair sharing B: 128 x 256 sharing A 40 KB against 32; 128 x 64 16
      * against 20; one block row (the pair shares A, as k_tile was measured) 1;
-     * a quad's 128 x 192 sharing B 22 against 28, in one wave, but its pair's
-     * cost past one wave. */
+     * a quad's 128 x 192 sharing B 22 against 28 in one wave of whole tiles,
+     * elsewhere its pair's cost. */
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){0, SK_WHOLE, 0, 1, 0}, &s);
-    EXPECT(sk_bytes_cost(&s, 0) == 1.25, "128 x 256 sharing A: %g", sk_bytes_cost(&s, 0));
+    EXPECT(sk_bytes_cost(&s, 1) == 1.25, "128 x 256 sharing A: %g", sk_bytes_cost(&s, 1));
     sk_plan_of(528, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 1, 0}, &s);
-    EXPECT(sk_bytes_cost(&s, 0) == 0.8, "128 x 64 sharing A: %g", sk_bytes_cost(&s, 0)); /* 16 KB against 20 */
+    EXPECT(sk_bytes_cost(&s, 1) == 0.8, "128 x 64 sharing A: %g", sk_bytes_cost(&s, 1)); /* 16 KB against 20 */
     EXPECT(sk_plan_of(100, 13184, 2312, h100, (sk_cand){3, SK_WHOLE, 0, 0, 0}, &s) == 0 && !s.share_b &&
-               s.m_blocks == 1 && sk_bytes_cost(&s, 0) == 1.0, "128 x 64, one block row: %g", sk_bytes_cost(&s, 0));
+               s.m_blocks == 1 && sk_bytes_cost(&s, 1) == 1.0, "128 x 64, one block row: %g", sk_bytes_cost(&s, 1));
     EXPECT(sk_plan_of(1880, 1304, 3528, h100, (sk_cand){21, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.cl == 4 &&
-               sk_bytes_cost(&s, 0) == 22.0 / 28 && sk_bytes_cost(&s, 1) == 1.0,
-           "128 x 192 in quads: %g in one wave, %g past it", sk_bytes_cost(&s, 0), sk_bytes_cost(&s, 1));
+               sk_bytes_cost(&s, 1) == 22.0 / 28 && sk_bytes_cost(&s, 0) == 1.0,
+           "128 x 192 in quads: %g in one wave of whole tiles, %g else", sk_bytes_cost(&s, 1), sk_bytes_cost(&s, 0));
     /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
      * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
      * 4368 x 1544 x 1512 in 128 x 224, 50.6 -> 44.4 us; 512 x 4448 x 15336 in
