@@ -66,8 +66,9 @@ static const int sk_tile[SK_KINDS][3] = {
     /* 19-25: clusters of 4 CTAs ("quads"; V7_TILE "128x192q"): 4 tiles share
      * the operand, each CTA loading a quarter, so a CTA asks L2 for fewer
      * bytes a k-tile (128 x 192: 22 KB against 28), but only 30 clusters fit
-     * (120 of 132 SMs): where one wave of L2-bound tiles fits in them. Widths
-     * whose quarter is a multiple of 8 rows (the 128-byte swizzle's atom). */
+     * (120 of 132 SMs): where one wave of whole tiles fits in them
+     * (sk_bytes_cost). Widths whose quarter is a multiple of 8 rows (the
+     * 128-byte swizzle's atom). */
     {128, 256, 4}, {128, 128, 4}, {128, 192, 4}, {128, 224, 4}, {128, 160, 4}, {128, 96, 4}, {128, 64, 4},
 };
 /* Clusters of 4 a GPU holds where it holds `pairs` clusters of 2: 30 for
@@ -388,7 +389,7 @@ typedef struct {
  * costs, lowered the rms log error from 0.165 to 0.122-0.130 but picked
  * split-K where it lost: 0.973-0.974 / 0.976-0.978. Then, no constant
  * changed, two terms (2026-11-25, plots/calib/all/ and reread/): pairs
- * sharing A priced below 1 where they load fewer bytes (sk_share_a_cost),
+ * sharing A priced below 1 where they load fewer bytes (sk_bytes_cost),
  * and re-reads counted from the stagger of the stream-K ranges, only of
  * operands that several pairs read and that outgrow half of L2
  * (sk_reread_bytes). On every candidate of the random sets, re-measured on
@@ -405,13 +406,17 @@ typedef struct {
  * widths at 64 rows from 144 to 240 columns, priced the same way, were not
  * kept: their candidates ran at most 0.7% faster than the fastest of the
  * other kinds on the random sets, and fitted or not, picking them ran no
- * faster. The 4-CTA clusters (kinds 19-25) cost as their pairs' tiles per
- * k-tile and per piece, for now: fitted alone (fit --kinds 19-25, to seeds
- * 7301 / 7302, plots/calib/cluster4/) their k-tiles came out at 0.84-0.98 of
- * the pairs', and the model then put 8192^3 and 4096^3 in quads, measured
- * 12% and 20% slower. What a quad saves is L2 bytes a CTA, which counts only
- * where L2, not the tensor pipe, sets the pace: the model needs that term
- * before it can choose them (plots/NOTES.md, twenty-second session). */
+ * faster. The 4-CTA clusters (kinds 19-25) cost their pairs' tiles' k_tile
+ * and piece, no constant fitted to them: their k-tiles are priced by the
+ * bytes a CTA asks L2 for, as a pair sharing A always was (sk_bytes_cost),
+ * and only in one wave of whole tiles; elsewhere as their pairs. Fitted
+ * alone (fit --kinds 19-25, plots/calib/cluster4/) their k-tiles came out at
+ * 0.84-0.98 of the pairs', and the model then put 8192^3 and 4096^3 in
+ * quads, measured 12% and 20% slower; so did k-tile costs refitted with an
+ * L2 term, a power term or both (plots/NOTES.md, twenty-third session). On
+ * held-out seeds, against the model without quads: 0.975 (H100) and 0.989
+ * (H200) of the time, all shapes; 0.90 and 0.94 on the 13 each whose plan
+ * changed (plots/calib/quads/). */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8}, /* piece */

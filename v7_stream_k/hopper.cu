@@ -23,7 +23,10 @@
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
  *    columns in steps of 16, 64 rows by 80 .. 112; a 64-row tile is one
- *    consumer's, the two taking turns on pieces (ping-pong);
+ *    consumer's, the two taking turns on pieces (ping-pong); so is the
+ *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
+ *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
+ *    operand);
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
