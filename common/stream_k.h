@@ -414,8 +414,8 @@ typedef struct {
  * 0.84-0.98 of the pairs', and the model then put 8192^3 and 4096^3 in
  * quads, measured 12% and 20% slower; so did k-tile costs refitted with an
  * L2 term, a power term or both (plots/NOTES.md, twenty-third session). On
- * held-out seeds, against the model without quads: 0.975 (H100) and 0.989
- * (H200) of the time, all shapes; 0.90 and 0.94 on the 13 each whose plan
+ * held-out seeds, against the model without quads: 0.980 (H100) and 0.985
+ * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
  * changed (plots/calib/quads/). */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7}, /* k_tile: sk_tile's order */

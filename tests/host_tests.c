@@ -1225,7 +1225,7 @@ static void test_stream_k(void)
      * multicasts A, the larger operand, i.e. tiles of C^T sharing their B,
      * ran 0.902 / 0.877 of the time of tiles of C sharing B (128 x 176, H100 /
      * H200, plots/calib/ties/; a tie of the model then, sk_tie_better). Now
-     * the pick is a quad's 128 x 192, one wave, which ran 1.01-1.06 of the
+     * the pick is a quad's 128 x 192, one wave, which ran 1.04-1.09 of the
      * pairs' time in four A/B runs (plots/calib/quads/): the model's known
      * miss. Exchanging M and N exchanges the pick. */
     for (int gi = 0; gi < 2; gi++) {
