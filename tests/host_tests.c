@@ -1305,6 +1305,17 @@ static void test_stream_k(void)
     EXPECT(sk_plan_of(1880, 1304, 3528, h100, (sk_cand){21, SK_WHOLE, 0, 0, 0}, &s) == 0 && s.cl == 4 &&
                sk_bytes_cost(&s, 1) == 22.0 / 28 && sk_bytes_cost(&s, 0) == 1.0,
            "128 x 192 in quads: %g in one wave of whole tiles, %g else", sk_bytes_cost(&s, 1), sk_bytes_cost(&s, 0));
+    /* ... so past one wave the plan stays in pairs: in quads, 128 x 256 ran
+     * 8192^3 12% slower, 4096^3 20%, 4096 x 14336 x 4096 7% (H100,
+     * plots/calib/cluster4/), and 2048 x 8192 x 28672 9% (plots/calib/l2model/). */
+    static const int big[][3] = {{8192, 8192, 8192}, {4096, 4096, 4096}, {4096, 14336, 4096}, {2048, 8192, 28672},
+                                 {16384, 4096, 14336}};
+    for (int i = 0; i < 5; i++)
+        for (int gi = 0; gi < 2; gi++) {
+            s = sk_plan_make(big[i][0], big[i][1], big[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
+            EXPECT(s.cl == 2, "%dx%dx%d (%s): clusters of %d", big[i][0], big[i][1], big[i][2], gi ? "H200" : "H100",
+                   s.cl);
+        }
     /* Widths in steps of 16 (plots/calib/fine/, H100, old plan -> new, same
      * run): 2776 x 856 x 9144 in 128 x 144, one whole wave, 117.6 -> 86.7 us;
      * 4368 x 1544 x 1512 in 128 x 224, 50.6 -> 44.4 us; 512 x 4448 x 15336 in
