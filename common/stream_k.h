@@ -485,12 +485,12 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
  * quad, whose CTAs each ask for a quarter of the shared operand (1880 x
  * 1304 x 3528 in 128 x 192 tiles, one wave: 33.4 us in quads, 39.6 in
  * pairs), but only in a single wave of whole tiles (`whole_wave`): past one
- * wave the MMAs and the power cap set the pace, and a quad's k-tile took no
- * less than its pair's (8192^3 in 128 x 256: 818 ns a k-tile in quads, 760
- * in pairs; H100, plots/calib/cluster4/); and quads cut into stream-K or
- * split-K pieces ran slower than the model's pairs on 9 of 15 shapes of two
- * held-out seeds, by up to 15% (plots/calib/quads/). Elsewhere a quad is
- * priced as its pair. */
+ * wave a quad's k-tile took no less than its pair's (8192^3 in 128 x 256:
+ * about 818 ns a k-tile in quads, 760 in pairs, at the board's power cap;
+ * H100, plots/calib/cluster4/), and quads cut into stream-K or split-K
+ * pieces ran slower than the model's pairs on 9 of the 15 such shapes of
+ * seeds 20261320 and 20261330, by up to 15% (plots/calib/quads/). Elsewhere
+ * a quad is priced as its pair. */
 static inline double sk_bytes_cost(const sk_plan *s, int whole_wave)
 {
     const int cl = s->cl == 4 && !whole_wave ? 2 : s->cl;
