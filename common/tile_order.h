@@ -110,24 +110,12 @@ static inline HOST_DEVICE int sched_claim(int grid, int claim, int units)
     return claim < units - grid ? grid + claim : -1;
 }
 
-/* v6: the tile of CTA `rank` (0 or 1) of a 2-CTA cluster working on `pair`.
- * share_b: the pair is 2 M-blocks x 1 N-block (they share B), ordered by
- * `pairs` over ((m_blocks + 1) / 2, n_blocks); else 1 x 2 (they share A),
- * over (m_blocks, (n_blocks + 1) / 2). With an odd count the last pair's
- * second tile lies past the edge (m or n == the block count). */
-static inline HOST_DEVICE void tile_map_pair_coord(const tile_map *pairs, int pair, int rank,
-                                                   int share_b, int *m_block, int *n_block)
-{
-    int pm, pn;
-    tile_map_coord(pairs, pair, &pm, &pn);
-    *m_block = share_b ? 2 * pm + rank : pm;
-    *n_block = share_b ? pn : 2 * pn + rank;
-}
-
-/* v7: the same for a cluster of cl CTAs (2, or 4): `pair` is cl M-blocks x 1
- * N-block (share_b) or 1 x cl, ordered by `pairs` over ((m_blocks + cl - 1)
- * / cl, n_blocks) or (m_blocks, (n_blocks + cl - 1) / cl); where cl does not
- * divide the count, the last pair's last tiles lie past the edge. */
+/* The tile of CTA `rank` (0 .. cl - 1) of a cluster of cl CTAs working on
+ * `pair`. share_b: the pair is cl M-blocks x 1 N-block (they share B),
+ * ordered by `pairs` over ((m_blocks + cl - 1) / cl, n_blocks); else 1 x cl
+ * (they share A), over (m_blocks, (n_blocks + cl - 1) / cl). Where cl does
+ * not divide the count, the last pair's last tiles lie past the edge (m or n
+ * >= the block count). */
 static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int pair, int rank, int share_b, int cl,
                                                     int *m_block, int *n_block)
 {
@@ -135,6 +123,13 @@ static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int p
     tile_map_coord(pairs, pair, &pm, &pn);
     *m_block = share_b ? cl * pm + rank : pm;
     *n_block = share_b ? pn : cl * pn + rank;
+}
+
+/* v6: a 2-CTA cluster's (rank 0 or 1). */
+static inline HOST_DEVICE void tile_map_pair_coord(const tile_map *pairs, int pair, int rank,
+                                                   int share_b, int *m_block, int *n_block)
+{
+    tile_map_group_coord(pairs, pair, rank, share_b, 2, m_block, n_block);
 }
 
 #endif

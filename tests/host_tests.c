@@ -766,14 +766,16 @@ static void test_tile_order_width(void)
 /* The persistent scheduler, simulated: `grid` CTAs, each starting on its own
  * unit and then claiming more in a pseudo-random interleaving (each claim is
  * one atomicAdd on the shared counter). Every unit must be worked on exactly
- * once, and every CTA must end on a -1. For pairs (v6), each unit is a pair
- * and both of its tiles, through tile_map_pair_coord, must cover the grid
- * exactly once (the odd edge's extra tile lying just past it). */
+ * once, and every CTA must end on a -1. For clusters (pairs = cl, 2 for v6,
+ * 2 or 4 for v7), each unit is a cluster's group of cl tiles, which through
+ * tile_map_group_coord (tile_map_pair_coord for 2) must cover the grid exactly
+ * once (the tiles of the last group past an edge that cl does not divide
+ * lying just past it); pairs = 0: single tiles. */
 static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int share_b,
                            uint64_t seed)
 {
-    const int umb = pairs && share_b ? (mb + 1) / 2 : mb;
-    const int unb = pairs && !share_b ? (nb + 1) / 2 : nb;
+    const int umb = pairs && share_b ? (mb + pairs - 1) / pairs : mb;
+    const int unb = pairs && !share_b ? (nb + pairs - 1) / pairs : nb;
     tile_map t = tile_map_make(umb, unb, sw);
     const int units = umb * unb;
     if (grid > units) grid = units; /* the launch never starts more CTAs than units */
@@ -794,12 +796,13 @@ static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int shar
         if (cur[c] < 0) continue;
         const int u = cur[c];
         EXPECT(u < units, "unit %d of %d handed out", u, units);
-        for (int r = 0; r < (pairs ? 2 : 1) && !cur_failed; r++) {
+        for (int r = 0; r < (pairs ? pairs : 1) && !cur_failed; r++) {
             int m, n;
-            if (pairs) tile_map_pair_coord(&t, u, r, share_b, &m, &n);
+            if (pairs == 2) tile_map_pair_coord(&t, u, r, share_b, &m, &n);
+            else if (pairs) tile_map_group_coord(&t, u, r, share_b, pairs, &m, &n);
             else tile_map_coord(&t, u, &m, &n);
-            if (m >= mb || n >= nb) { /* a pair's second tile past an odd edge */
-                EXPECT(pairs && r == 1 && (share_b ? m == mb && mb % 2 : n == nb && nb % 2),
+            if (m >= mb || n >= nb) { /* a group's last tiles past an edge cl does not divide */
+                EXPECT(pairs && (share_b ? m >= mb && m < umb * pairs && n < nb : n >= nb && n < unb * pairs && m < mb),
                        "grid %dx%d unit %d rank %d -> (%d, %d) outside", mb, nb, u, r, m, n);
                 extra++;
                 continue;
@@ -814,7 +817,7 @@ static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int shar
     for (size_t i = 0; i < (size_t)mb * (size_t)nb && !cur_failed; i++)
         EXPECT(seen[i] == 1, "grid %dx%d: tile (%zu, %zu) never computed", mb, nb, i / (size_t)nb,
                i % (size_t)nb);
-    const int want_extra = !pairs ? 0 : share_b ? (mb % 2) * nb : (nb % 2) * mb;
+    const int want_extra = !pairs ? 0 : share_b ? (umb * pairs - mb) * nb : (unb * pairs - nb) * mb;
     EXPECT(extra == want_extra, "grid %dx%d: %d tiles past the edge, want %d", mb, nb, extra,
            want_extra);
     EXPECT(counter == units - grid + grid, "claims %d, want %d (one -1 per CTA)", counter, units);
@@ -836,8 +839,15 @@ static void test_scheduler(void)
     for (size_t g = 0; g < sizeof grids / sizeof grids[0] && !cur_failed; g++)
         for (size_t c = 0; c < sizeof ctas / sizeof ctas[0] && !cur_failed; c++)
             for (int share_b = 0; share_b < 2 && !cur_failed; share_b++)
-                check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 2 + 1, 1, share_b,
+                check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 2 + 1, 2, share_b,
                                5 + g * 13 + c);
+    end();
+    begin("scheduler_quads_once"); /* v7's 4-CTA clusters */
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0] && !cur_failed; g++)
+        for (size_t c = 0; c < sizeof ctas / sizeof ctas[0] && !cur_failed; c++)
+            for (int share_b = 0; share_b < 2 && !cur_failed; share_b++)
+                check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 4 + 1, 4, share_b,
+                               7 + g * 11 + c);
     end();
     begin("sched_claim");
     EXPECT(sched_claim(132, 0, 2048) == 132, "first claim");

@@ -45,7 +45,7 @@ static void piece(const sk_plan *s, const tile_map *pairs, sk_work w)
     for (int r = 0; r < s->cl; r++) {
         int m, n;
         tile_map_group_coord(pairs, w.pair, r, s->share_b, s->cl, &m, &n);
-        printf("%s(%d,%d)", r ? " " : " ", m, n);
+        printf(" (%d,%d)", m, n);
     }
     printf("] k %d..%d;", w.kb, w.ke - 1);
 }

@@ -723,8 +723,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     }
 }
 
-/* The launch configuration of a kernel: 2-CTA clusters, its threads and
- * shared memory, `clusters` clusters. */
+/* The launch configuration of a kernel: clusters of CL CTAs, its threads
+ * and shared memory, `clusters` clusters. */
 template <int BM, int BN, int CL>
 static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int clusters,
                           cudaStream_t stream)
