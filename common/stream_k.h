@@ -45,7 +45,7 @@
 /* The tile shapes the kernel is built for, [kind] = {rows, columns, CTAs
  * per cluster}; which one a problem gets is the cost model's choice
  * (sk_plan_make, below). */
-#define SK_KINDS 26
+#define SK_KINDS 27
 static const int sk_tile[SK_KINDS][3] = {
     {128, 256, 2}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128, 2}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -70,6 +70,11 @@ static const int sk_tile[SK_KINDS][3] = {
      * (sk_bytes_cost). Widths whose quarter is a multiple of 8 rows (the
      * 128-byte swizzle's atom). */
     {128, 256, 4}, {128, 128, 4}, {128, 192, 4}, {128, 224, 4}, {128, 160, 4}, {128, 96, 4}, {128, 64, 4},
+    /* 26: 64 x 64 in clusters of 4, as a quad of 2 x 2 tiles sharing both
+     * operands (V7_TILE "64x64q:dp:AB"): a CTA asks L2 for half of each
+     * operand tile, 16 KB a k-tile of 128 against a pair's 24 (sk_each_cand
+     * says where the other quads may be 2 x 2) */
+    {64, 64, 4},
 };
 /* Clusters of 4 a GPU holds where it holds `pairs` clusters of 2: 30 for
  * 66 on an H100 SXM and an H200 (their GPCs; cudaOccupancyMaxActiveClusters).
@@ -98,7 +103,9 @@ typedef struct {
                         field below then counts in C^T's rows and columns          */
     int bm, bn;      /* its rows and columns                                    */
     int cl;          /* CTAs per cluster: the tiles of a "pair" (2, or 4: quads) */
-    int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A */
+    int share_b;     /* 1: a pair is 2 M-blocks sharing B; 0: 2 N-blocks sharing A;
+                        2: a quad is 2 x 2 tiles, each pair of M-neighbours sharing
+                        B, each pair of N-neighbours A (SK_SHARE_BOTH)           */
     int a_rows;      /* rows of A a stage holds: bm, or M rounded up to 8 when C is
                         one block row shorter than a 64-row tile (no rows past C
                         read; the 128-row tiles keep their two half boxes)        */
@@ -116,15 +123,21 @@ typedef struct {
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
 } sk_plan;
 
+#define SK_SHARE_BOTH 2 /* sk_plan.share_b of a quad of 2 x 2 tiles */
+
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
- * the shared operand in half-tile boxes, one per CTA, each multicast to
- * both; A shorter than a 64-row tile in one box of a_rows rows, CTA 0's
- * (load_stage). */
+ * the shared operand in boxes of 1 / cl of a tile, one per CTA, each
+ * multicast to all; in a 2 x 2 quad both operands in half-tile boxes, each
+ * multicast to the two CTAs that share it; A shorter than a 64-row tile in
+ * one box of a_rows rows, CTA 0's (load_stage). */
 static inline int sk_box_rows_a(const sk_plan *s)
 {
-    return s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / s->cl;
+    return s->share_b == SK_SHARE_BOTH ? s->bm / 2 : s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / s->cl;
 }
-static inline int sk_box_rows_b(const sk_plan *s) { return s->share_b ? s->bn / s->cl : s->bn; }
+static inline int sk_box_rows_b(const sk_plan *s)
+{
+    return s->share_b == SK_SHARE_BOTH ? s->bn / 2 : s->share_b ? s->bn / s->cl : s->bn;
+}
 
 /* Start of cluster p's stream-K range (p = clusters: the end of the last).
  * No division: the device calls this with 128 accumulators live. */
@@ -138,7 +151,7 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
  * second CTA does not sit past the edge, or when share_a asks for it: with
  * an odd number of block rows, pairs along N leave no CTA past the edge)
  * and the clusters the GPU holds. */
-static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int max_clusters[SK_KINDS])
+static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int max_clusters[SK_KINDS]) /* share_a 2: 2 x 2 */
 {
     sk_plan s;
     s.kind = kind;
@@ -148,9 +161,11 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
     s.bk = SK_DEPTH(s.bm, s.bn);
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
-    s.share_b = s.m_blocks >= 2 && !share_a;
+    s.share_b = share_a == SK_SHARE_BOTH ? SK_SHARE_BOTH : s.m_blocks >= 2 && !share_a;
     s.a_rows = s.bm == 64 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
-    s.pairs = s.share_b ? (s.m_blocks + s.cl - 1) / s.cl * s.n_blocks : s.m_blocks * ((s.n_blocks + s.cl - 1) / s.cl);
+    s.pairs = s.share_b == SK_SHARE_BOTH ? (s.m_blocks + 1) / 2 * ((s.n_blocks + 1) / 2)
+              : s.share_b                ? (s.m_blocks + s.cl - 1) / s.cl * s.n_blocks
+                                         : s.m_blocks * ((s.n_blocks + s.cl - 1) / s.cl);
     s.clusters = max_clusters[kind];
     return s;
 }
@@ -167,7 +182,10 @@ static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
 typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
     int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
-                             where C has 2 block rows or more (0: they share B) */
+                             where C has 2 block rows or more (0: they share B);
+                             2 (SK_SHARE_BOTH): a quad of 2 x 2 tiles sharing
+                             both ("RxCq:MODE:AB"), where C has 2 block rows
+                             and 2 block columns or more                        */
     int swap;             /* 1: tiles of C^T ("RxC:MODE[:A]:T"): sk_plan.swap;
                              then "A" and "B", rows and columns are C^T's       */
 } sk_cand;
@@ -232,6 +250,8 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
     s.swap = c.swap != 0;
     if (c.share_a && s.m_blocks < 2)
         return -1;
+    if (c.share_a == SK_SHARE_BOTH && (s.cl != 4 || s.n_blocks < 2))
+        return -1;
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
@@ -257,9 +277,9 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 }
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
- * the decomposition left to the plan: mode -1) or "RxC:MODE[:A][:T]", MODE one
- * of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :T for tiles of C^T
- * (the operands' roles swapped). 0, or -1 for anything else. Host only. */
+ * the decomposition left to the plan: mode -1) or "RxC:MODE[:A|:AB][:T]", MODE
+ * one of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :AB for quads of
+ * 2 x 2 tiles sharing both, :T for tiles of C^T (the operands' roles swapped). 0, or -1 for anything else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
@@ -287,7 +307,9 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
     mode[len] = 0;
     if (m[len]) { /* ":A", ":T" or ":A:T", and nothing more */
         const char *tail = m + len;
-        if (!strncmp(tail, ":A", 2))
+        if (!strncmp(tail, ":AB", 3))
+            c->share_a = SK_SHARE_BOTH, tail += 3;
+        else if (!strncmp(tail, ":A", 2))
             c->share_a = 1, tail += 2;
         if (!strcmp(tail, ":T"))
             c->swap = 1, tail += 2;
@@ -313,10 +335,12 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
 {
     if (c.mode == SK_SPLIT)
         snprintf(buf, n, "%dx%d%s:split%d%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1],
-                 sk_tile[c.kind][2] == 4 ? "q" : "", c.ways, c.share_a ? ":A" : "", c.swap ? ":T" : "");
+                 sk_tile[c.kind][2] == 4 ? "q" : "", c.ways, c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
+                 c.swap ? ":T" : "");
     else
         snprintf(buf, n, "%dx%d%s:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_tile[c.kind][2] == 4 ? "q" : "",
-                 sk_mode_name[c.mode], c.share_a ? ":A" : "", c.swap ? ":T" : "");
+                 sk_mode_name[c.mode], c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
+                 c.swap ? ":T" : "");
 }
 
 /* ---- the cost model: which candidate plan runs fastest -------------------
@@ -418,8 +442,8 @@ typedef struct {
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
  * changed (plots/calib/quads/). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -447,13 +471,16 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
         return 0; /* split-K's pieces of a pair start together: read once */
     /* a pair's rows of A and of B, and the pairs that read each row block of
      * A, each column block of B */
-    const double pair_a = s->share_b ? (double)s->cl * s->bm : s->bm, pair_b = s->share_b ? s->bn : (double)s->cl * s->bn;
-    const int a_users = s->share_b ? s->n_blocks : (s->n_blocks + s->cl - 1) / s->cl;
-    const int b_users = s->share_b ? (s->m_blocks + s->cl - 1) / s->cl : s->m_blocks;
+    const int both = s->share_b == SK_SHARE_BOTH; /* 2 x 2 */
+    const double pair_a = both ? 2.0 * s->bm : s->share_b ? (double)s->cl * s->bm : s->bm;
+    const double pair_b = both ? 2.0 * s->bn : s->share_b ? s->bn : (double)s->cl * s->bn;
+    const int a_users = both ? (s->n_blocks + 1) / 2 : s->share_b ? s->n_blocks : (s->n_blocks + s->cl - 1) / s->cl;
+    const int b_users = both ? (s->m_blocks + 1) / 2 : s->share_b ? (s->m_blocks + s->cl - 1) / s->cl : s->m_blocks;
     const double iter_bytes = (pair_a + pair_b) * s->bk * 2; /* a pair's k-tile */
-    const double pair_rows = s->share_b ? (double)s->m_blocks * s->bm + s->bn * (double)s->cl * s->sk_pairs
-                                        : (double)s->n_blocks * s->bn + s->bm * (double)s->cl * s->sk_pairs;
     const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
+    const double pair_rows = both ? all_rows
+                             : s->share_b ? (double)s->m_blocks * s->bm + s->bn * (double)s->cl * s->sk_pairs
+                                          : (double)s->n_blocks * s->bn + s->bm * (double)s->cl * s->sk_pairs;
     const double footprint = (pair_rows < all_rows ? pair_rows : all_rows) * (double)K * 2;
     const double streamed = (double)s->sk_iters * iter_bytes;
     const double room = m->l2_eff * g->l2_bytes;
@@ -468,12 +495,15 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
 
 /* Bytes a CTA asks L2 for a k-tile: its own tile of one operand and its
  * share (1 / cl) of the one the cluster shares, which the TMA multicasts to
- * the others. 128 x 256 sharing B: 32 KB, sharing A 40; 128 x 96 sharing A
- * 20 KB, sharing B 22; a quad's 128 x 192 sharing B 22 KB against a pair's
- * 28. */
+ * the others; in a 2 x 2 quad half of each. 128 x 256 sharing B: 32 KB,
+ * sharing A 40; 128 x 96 sharing A 20 KB, sharing B 22; a quad's 128 x 192
+ * sharing B 22 KB against a pair's 28; 64 x 64 (128 deep) 16 KB in 2 x 2,
+ * 24 in a pair. */
 static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
 {
-    return share_b ? ((double)s->bm + (double)s->bn / cl) * s->bk * 2 : ((double)s->bm / cl + s->bn) * s->bk * 2;
+    const double a = share_b == SK_SHARE_BOTH ? 0.5 : share_b ? 1.0 : 1.0 / cl; /* shares of the tiles */
+    const double b = share_b == SK_SHARE_BOTH ? 0.5 : share_b ? 1.0 / cl : 1.0;
+    return (a * s->bm + b * s->bn) * s->bk * 2;
 }
 
 /* A k-tile's cost relative to k_tile, which was measured on pairs sharing B
@@ -484,17 +514,30 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
  * us sharing A, 14.3 sharing B, H100, plots/calib/gather/), and so does a
  * quad, whose CTAs each ask for a quarter of the shared operand (1880 x
  * 1304 x 3528 in 128 x 192 tiles, one wave: 33.4 us in quads, 39.6 in
- * pairs), but only in a single wave of whole tiles (`whole_wave`): past one
+ * pairs), but only in a single wave of whole tiles (busy > 0): past one
  * wave a quad's k-tile took no less than its pair's (8192^3 in 128 x 256:
  * about 818 ns a k-tile in quads, 760 in pairs, at the board's power cap;
  * H100, plots/calib/cluster4/), and quads cut into stream-K or split-K
  * pieces ran slower than the model's pairs on 9 of the 15 such shapes of
  * seeds 20261320 and 20261330, by up to 15% (plots/calib/quads/). Elsewhere
- * a quad is priced as its pair. */
-static inline double sk_bytes_cost(const sk_plan *s, int whole_wave)
+ * a quad is priced as its pair. And in a wave that leaves SMs idle, a quad
+ * gains less: its price moves from its pair's toward its own bytes' by the
+ * share of the GPU's SMs the wave's CTAs fill (`busy`), for the rate of bytes
+ * is what L2 gives CTAs that all ask at once. 64 x 64 in quads of 2 x 2
+ * (a third fewer bytes than pairs) on an H100, v7 against its plan without
+ * them, three rounds: 0.87-0.95 of the time where the quads filled half of
+ * the SMs or more and the other plan used about as many (248 x 1328 x 1848:
+ * 88 CTAs, 10.9 us against 12.3, 0.78 of the main loop, as this prices it);
+ * 1.02-1.09 against split-K plans on three to seven times the SMs (512 x 200
+ * x 2384: 32 CTAs against 120; 416 x 88 x 1848: 16 against 112). */
+static inline double sk_bytes_cost(const sk_plan *s, double busy)
 {
-    const int cl = s->cl == 4 && !whole_wave ? 2 : s->cl;
-    return sk_cta_bytes(s, cl, s->share_b) / sk_cta_bytes(s, 2, s->m_blocks >= 2);
+    const double ref = sk_cta_bytes(s, 2, s->m_blocks >= 2);
+    const double pair = sk_cta_bytes(s, 2, s->share_b == SK_SHARE_BOTH ? 1 : s->share_b) / ref;
+    if (s->cl != 4 || busy <= 0)
+        return pair;
+    const double quad = sk_cta_bytes(s, 4, s->share_b) / ref;
+    return s->share_b == SK_SHARE_BOTH ? pair - (busy < 1 ? busy : 1) * (pair - quad) : quad;
 }
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
  * of the two, p = m->overlap (30). That is the longer, unless the two are
@@ -524,7 +567,9 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const double once = 2.0 * ((double)M * K + (double)N * K + (double)M * N) / s->pairs; /* per pair */
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
-    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, waves <= 1 && !s->sk_pairs);
+    const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
+    const double busy = waves <= 1 && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
+    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, busy);
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
     const double mma_whole = t_whole;
@@ -594,8 +639,18 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * tiles of C, then of C^T (swap); each tile shape that fits (sk_tile_fits,
  * on C^T's rows and columns for the swapped ones; only `kind` when kind >=
  * 0, in the ways round it fits, or as tiles of C where it fits neither way),
- * its pairs sharing B, then sharing A, each whole-pair, stream-K, stream-K
- * with one wave more, and split-K in every number of ways that fits. */
+ * its pairs sharing B, then sharing A (64 x 64's quads then as 2 x 2 tiles
+ * too), each whole-pair, stream-K, stream-K with one wave more, and split-K in
+ * every number of ways that fits. 64 x 64's quads of 2 x 2 tiles are
+ * candidates only as whole tiles in one wave that leaves a fifth of the
+ * quads' slots free (24 of 30 on an H100): of 64 such plans picked on held-out
+ * shapes (H100 and H200, three rounds each), those of 25-30 quads ran
+ * 0.95-1.17 of the time of the plan without them, most of them slower (1816
+ * x 168 x 1448: 1.06 / 1.17; 288 x 1048 x 3600: 1.10 / 1.10), those of fewer
+ * 0.87-1.05, most of them faster (plots/NOTES.md). Quads of 2 x 2 tiles of
+ * the other shapes, which V7_TILE can force (":AB"), are not candidates: on
+ * an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
+ * (1024^3) and 64 x 128 1.01-1.13 (3). */
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
@@ -604,14 +659,17 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
-            for (int share_a = 0; share_a < 2; share_a++)
+            for (int share_a = sk_tile[k][0] == 64 && sk_tile[k][2] == 4 ? SK_SHARE_BOTH : 0;
+                 share_a < (sk_tile[k][0] == 64 && sk_tile[k][2] == 4 ? 3 : 2); share_a++)
                 for (int mode = 0; mode < SK_MODES; mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
-                        if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0)
-                            f(c, &s, arg);
+                        if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
+                            if (share_a != SK_SHARE_BOTH || (mode == SK_WHOLE && 5 * s.pairs <= 4 * g->max_clusters[k]))
+                                f(c, &s, arg);
+                        }
                         else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
                     }
@@ -624,8 +682,11 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
  * that differ in which operand a pair multicasts, in tiling C or C^T, or in
  * how many pairs stick out past C's edge within the same wave: the model
  * charges waves, and every plan reads each operand once. Among them the pick
- * has the fewest pairs (the least padding: fewer CTAs, fewer bytes through
- * L2), then multicasts the larger operand (A where M > N, else B): the one
+ * is not a quad cut in stream-K or split-K pieces where a pair ties with it
+ * (priced as the pair, such quads ran slower on 9 of 15 shapes: see
+ * sk_bytes_cost), then has the fewest tiles (the least padding: fewer CTAs,
+ * fewer bytes through L2), then the fewest pairs (quads, where they cover the
+ * same tiles), then multicasts the larger operand (A where M > N, else B): the one
  * streamed from DRAM, which a pair then asks L2 for half as often. On the
  * recorded calibration sets (plots/NOTES.md) the picks went from 0.937 /
  * 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957 (H200) of
@@ -634,10 +695,15 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
 #define SK_TIE 1e-9
 static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N)
 {
+    if (a->cl != b->cl && (a->sk_pairs || b->sk_pairs)) /* a quad cut in pieces: priced as */
+        return a->cl < b->cl;                           /* its pair, and ran slower        */
+    if (a->pairs * a->cl != b->pairs * b->cl) /* tiles, padding included */
+        return a->pairs * a->cl < b->pairs * b->cl;
     if (a->pairs != b->pairs)
         return a->pairs < b->pairs;
     const int a_larger = M > N; /* the kernel's B is A when swapped: */
-    const int a_shares = (a->share_b == a->swap) == a_larger, b_shares = (b->share_b == b->swap) == a_larger;
+    const int a_shares = a->share_b == SK_SHARE_BOTH || (a->share_b == a->swap) == a_larger,
+              b_shares = b->share_b == SK_SHARE_BOTH || (b->share_b == b->swap) == a_larger;
     return a_shares > b_shares;
 }
 
@@ -764,6 +830,9 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
  * (tile_order_width) unless `width` > 0 fixes it. Host only. */
 static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, int width)
 {
+    if (s->share_b == SK_SHARE_BOTH)
+        return tile_map_make((s->m_blocks + 1) / 2, (s->n_blocks + 1) / 2,
+                             width > 0 ? width : tile_order_width(K, 2 * s->bn, l2_bytes));
     if (width <= 0)
         width = tile_order_width(K, s->share_b ? s->bn : s->cl * s->bn, l2_bytes);
     return s->share_b ? tile_map_make((s->m_blocks + s->cl - 1) / s->cl, s->n_blocks, width)
@@ -778,7 +847,7 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
              "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
-             s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
+             s->share_b == SK_SHARE_BOTH ? "A and B (2 x 2)" : s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
              (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
              s->cl == 4 ? ", clusters of 4" : "");
 }

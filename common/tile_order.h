@@ -111,16 +111,23 @@ static inline HOST_DEVICE int sched_claim(int grid, int claim, int units)
 }
 
 /* The tile of CTA `rank` (0 .. cl - 1) of a cluster of cl CTAs working on
- * `pair`. share_b: the pair is cl M-blocks x 1 N-block (they share B),
- * ordered by `pairs` over ((m_blocks + cl - 1) / cl, n_blocks); else 1 x cl
- * (they share A), over (m_blocks, (n_blocks + cl - 1) / cl). Where cl does
- * not divide the count, the last pair's last tiles lie past the edge (m or n
- * >= the block count). */
+ * `pair`. share_b 1: the pair is cl M-blocks x 1 N-block (they share B),
+ * ordered by `pairs` over ((m_blocks + cl - 1) / cl, n_blocks); 0: 1 x cl
+ * (they share A), over (m_blocks, (n_blocks + cl - 1) / cl); 2 (cl = 4):
+ * 2 x 2, rank 2 j + i at M-block 2 pm + i, N-block 2 pn + j, over
+ * ((m_blocks + 1) / 2, (n_blocks + 1) / 2). Where the group does not divide
+ * the count, the last group's last tiles lie past the edge (m or n >= the
+ * block count). */
 static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int pair, int rank, int share_b, int cl,
                                                     int *m_block, int *n_block)
 {
     int pm, pn;
     tile_map_coord(pairs, pair, &pm, &pn);
+    if (share_b == 2) {
+        *m_block = 2 * pm + (rank & 1);
+        *n_block = 2 * pn + (rank >> 1);
+        return;
+    }
     *m_block = share_b ? cl * pm + rank : pm;
     *n_block = share_b ? pn : cl * pn + rank;
 }

@@ -132,18 +132,28 @@ int main(int argc, char **argv)
     if (s.swap)
         printf("swapped: the kernel computes C^T = B A^T, %lld x %lld; below, its rows are C's columns "
                "(N), its A is B\n", N, M);
-    printf("tiles: %d x %d blocks of %d x %d; pairs of 2 %s-neighbours, %d x %d pairs in groups "
+    char group[32];
+    if (s.share_b == SK_SHARE_BOTH)
+        snprintf(group, sizeof group, "quads of 2 x 2 tiles");
+    else
+        snprintf(group, sizeof group, "%s of %d %s-neighbours", s.cl == 4 ? "quads" : "pairs", s.cl,
+                 s.share_b ? rows : s.swap ? "M" : "N");
+    printf("tiles: %d x %d blocks of %d x %d; %s, %d x %d pairs in groups "
            "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
-           s.m_blocks, s.n_blocks, s.bm, s.bn, s.share_b ? rows : s.swap ? "M" : "N", pairs.m_blocks,
-           pairs.n_blocks, pairs.swizzle, s.pairs, clusters, (double)s.pairs / (double)clusters);
+           s.m_blocks, s.n_blocks, s.bm, s.bn, group, pairs.m_blocks,
+           pairs.n_blocks, pairs.swizzle, s.pairs, (long long)g.max_clusters[s.kind], (double)s.pairs / g.max_clusters[s.kind]);
     /* The rows of A and B, as the kernel reads them: K rounded up to 8 (a K
      * % 8 != 0 is staged to that pitch; v7 makes no copy for K % 16 = 8). */
     const long long pitch = 2 * ((K + 7) / 8 * 8);
-    const char *own = "each CTA its own", *half = "half a tile per CTA, multicast to both";
+    const int both = s.share_b == SK_SHARE_BOTH;
+    const char *own = "each CTA its own";
+    const char *part = both ? "half a tile per CTA, multicast to the 2 CTAs that share it"
+                       : s.cl == 4 ? "a quarter tile per CTA, multicast to all 4"
+                                   : "half a tile per CTA, multicast to both";
     printf("loads: %s in [%d x 64] boxes (%s), %s in [%d x 64] boxes (%s); rows %lld bytes apart: "
            "L2 promotion %s\n", ka,
-           sk_box_rows_a(&s), s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to both" : half, kb,
-           sk_box_rows_b(&s), s.share_b ? half : own, pitch,
+           sk_box_rows_a(&s), both ? part : s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to all" : part, kb,
+           sk_box_rows_b(&s), both || s.share_b ? part : own, pitch,
            tmap_promotion_streamed((uint64_t)pitch, sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90)) ==
                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                ? "256B"

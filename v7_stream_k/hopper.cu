@@ -127,8 +127,9 @@
 /* Issued by one thread: TMA copies of k-tile kt of A (rows m0..) and B (rows
  * n0..) into the stage, announced to its full barrier. Out-of-bounds rows and
  * columns arrive as zeros and still count toward the expected bytes. The
- * shared operand: this CTA loads half of it (rank r: the r-th half) into
- * both CTAs; the other half arrives from the peer, also counted here. But an
+ * shared operand: this CTA loads 1 / CL of it (rank r: the r-th part) into
+ * every CTA; the other parts arrive from the peers, also counted here (a
+ * 2 x 2 quad: half of each operand, into the two CTAs that share it). But an
  * A of fewer rows than a 64-row tile (a_rows < BM, plan.a_rows in
  * stream_k.h) comes whole, from CTA 0 alone: a box of rows past the edge is
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
@@ -150,6 +151,14 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
             if (rank == 0)
                 cp_async_bulk_tensor_2d_global_to_shared_multicast(a, tmap_a, k, m0, full, (1 << CLUSTER) - 1);
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
+        } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* 2 x 2: rank 2 j + i, tile (i, j) of the
+                            * quad; A's half j to the CTAs of row i (ranks i, i + 2), B's half
+                            * i to those of column j (ranks 2 j, 2 j + 1) */
+            const uint32_t i = rank & 1, jj = rank >> 1;
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + jj * BM / 2 * BOX_K * 2, tmap_a, k,
+                                                               m0 + (int)jj * BM / 2, full, (uint16_t)(0x5 << i));
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + i * BN / 2 * BOX_K * 2, tmap_b, k,
+                                                               n0 + (int)i * BN / 2, full, (uint16_t)(0x3 << (2 * jj)));
         } else if (share_b) {
             cp_async_bulk_tensor_2d_global_to_shared(a, tmap_a, k, m0, full);
             cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / CLUSTER * BOX_K * 2, tmap_b, k,
@@ -821,7 +830,7 @@ static const struct {
     KERNEL(128, 144, 2), KERNEL(128, 160, 2), KERNEL(128, 176, 2), KERNEL(128, 208, 2), KERNEL(128, 224, 2),
     KERNEL(128, 240, 2), KERNEL(64, 80, 2),   KERNEL(64, 96, 2),   KERNEL(64, 112, 2),  KERNEL(128, 256, 4),
     KERNEL(128, 128, 4), KERNEL(128, 192, 4), KERNEL(128, 224, 4), KERNEL(128, 160, 4), KERNEL(128, 96, 4),
-    KERNEL(128, 64, 4),
+    KERNEL(128, 64, 4),  KERNEL(64, 64, 4),
 };
 #undef KERNEL
 
