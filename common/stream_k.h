@@ -641,9 +641,9 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * 0, in the ways round it fits, or as tiles of C where it fits neither way),
  * its pairs sharing B, then sharing A (64 x 64's quads then as 2 x 2 tiles
  * too), each whole-pair, stream-K, stream-K with one wave more, and split-K in
- * every number of ways that fits. 64 x 64's quads of 2 x 2 tiles are
- * candidates only as whole tiles in one wave that leaves a fifth of the
- * quads' slots free (24 of 30 on an H100): of 64 such plans picked on held-out
+ * every number of ways that fits. 64 x 64's quads are candidates only as
+ * 2 x 2 tiles, whole, in one wave that leaves a fifth of the quads' slots
+ * free (24 of 30 on an H100), so for some shapes none: of 64 such plans picked on held-out
  * shapes (H100 and H200, three rounds each), those of 25-30 quads ran
  * 0.95-1.17 of the time of the plan without them, most of them slower (1816
  * x 168 x 1448: 1.06 / 1.17; 288 x 1048 x 3600: 1.10 / 1.10), those of fewer
@@ -659,7 +659,8 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
-            for (int share_a = sk_tile[k][0] == 64 && sk_tile[k][2] == 4 ? SK_SHARE_BOTH : 0;
+            const int only_both = sk_tile[k][0] == 64 && sk_tile[k][2] == 4; /* 64 x 64q */
+            for (int share_a = only_both ? SK_SHARE_BOTH : 0;
                  share_a < (sk_tile[k][0] == 64 && sk_tile[k][2] == 4 ? 3 : 2); share_a++)
                 for (int mode = 0; mode < SK_MODES; mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
@@ -667,7 +668,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
-                            if (share_a != SK_SHARE_BOTH || (mode == SK_WHOLE && 5 * s.pairs <= 4 * g->max_clusters[k]))
+                            if (!only_both || (mode == SK_WHOLE && 5 * s.pairs <= 4 * g->max_clusters[k]))
                                 f(c, &s, arg);
                         }
                         else if (mode == SK_SPLIT)
@@ -684,9 +685,11 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
  * charges waves, and every plan reads each operand once. Among them the pick
  * is not a quad cut in stream-K or split-K pieces where a pair ties with it
  * (priced as the pair, such quads ran slower on 9 of 15 shapes: see
- * sk_bytes_cost), then has the fewest tiles (the least padding: fewer CTAs,
- * fewer bytes through L2), then the fewest pairs (quads, where they cover the
- * same tiles), then multicasts the larger operand (A where M > N, else B): the one
+ * sk_bytes_cost; 5056 x 160 x 3360 in 128 x 160, split in 2: 0.92 of the
+ * quads' time on an H100), then has the fewest pairs (the least padding:
+ * fewer CTAs, fewer bytes through L2; and quads over pairs in whole waves:
+ * 224 x 128 tiles of C^T at 1304 x 4856 x 408, two waves, ran 1.03-1.06 of
+ * the time in pairs), then multicasts the larger operand (A where M > N, else B): the one
  * streamed from DRAM, which a pair then asks L2 for half as often. On the
  * recorded calibration sets (plots/NOTES.md) the picks went from 0.937 /
  * 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957 (H200) of
@@ -697,8 +700,6 @@ static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N
 {
     if (a->cl != b->cl && (a->sk_pairs || b->sk_pairs)) /* a quad cut in pieces: priced as */
         return a->cl < b->cl;                           /* its pair, and ran slower        */
-    if (a->pairs * a->cl != b->pairs * b->cl) /* tiles, padding included */
-        return a->pairs * a->cl < b->pairs * b->cl;
     if (a->pairs != b->pairs)
         return a->pairs < b->pairs;
     const int a_larger = M > N; /* the kernel's B is A when swapped: */
@@ -737,7 +738,7 @@ static inline void sk_consider(sk_cand c, const sk_plan *s, void *arg)
 
 /* The plan for an M x N x K problem: the candidate of least modelled time
  * (of tile shape `kind` only, when kind >= 0: V7_TILE), ties broken by
- * sk_tie_better. */
+ * sk_tie_better; clusters = 0 where the shape has none (only 64 x 64q). */
 static inline sk_plan sk_plan_make(int M, int N, int K, const sk_gpu *g, const sk_model *m, int kind)
 {
     sk_choice ch;
@@ -757,7 +758,7 @@ static inline int sk_plan_pick(int M, int N, int K, const sk_gpu *g, const sk_mo
     if (forced.mode >= 0)
         return sk_plan_of(M, N, K, g->max_clusters, forced, out);
     *out = sk_plan_make(M, N, K, g, m, forced.kind);
-    return 0;
+    return out->clusters > 0 ? 0 : -1;
 }
 
 /* A piece of work: pair `pair`, k-tiles kb .. ke - 1; pair < 0: none left. */

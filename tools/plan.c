@@ -152,7 +152,7 @@ int main(int argc, char **argv)
                                    : "half a tile per CTA, multicast to both";
     printf("loads: %s in [%d x 64] boxes (%s), %s in [%d x 64] boxes (%s); rows %lld bytes apart: "
            "L2 promotion %s\n", ka,
-           sk_box_rows_a(&s), both ? part : s.share_b ? own : s.a_rows < s.bm ? "CTA 0's, multicast to all" : part, kb,
+           sk_box_rows_a(&s), both ? part : s.share_b ? own : s.a_rows < s.bm ? (s.cl == 4 ? "CTA 0's, multicast to all 4" : "CTA 0's, multicast to both") : part, kb,
            sk_box_rows_b(&s), both || s.share_b ? part : own, pitch,
            tmap_promotion_streamed((uint64_t)pitch, sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90)) ==
                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B
