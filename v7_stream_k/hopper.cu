@@ -26,7 +26,7 @@
  *    consumer's, the two taking turns on pieces (ping-pong); so is the
  *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
  *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
- *    operand);
+ *    operand, or, 64 x 64 tiles 2 x 2, half of each operand);
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
