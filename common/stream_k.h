@@ -132,7 +132,10 @@ typedef struct {
  * one box of a_rows rows, CTA 0's (load_stage). */
 static inline int sk_box_rows_a(const sk_plan *s)
 {
-    return s->share_b == SK_SHARE_BOTH ? s->bm / 2 : s->share_b ? s->bm : s->a_rows < s->bm ? s->a_rows : s->bm / s->cl;
+    return s->share_b == SK_SHARE_BOTH ? s->bm / 2
+           : s->share_b                ? s->bm
+           : s->a_rows < s->bm         ? s->a_rows
+                                       : s->bm / s->cl;
 }
 static inline int sk_box_rows_b(const sk_plan *s)
 {
@@ -149,9 +152,10 @@ static inline SK_HD int64_t sk_begin(const sk_plan *s, int p)
 /* Tile shape `kind` laid over M x N: its blocks and pairs (2 M-neighbours
  * sharing B; 2 N-neighbours sharing A when C has one block row, so the
  * second CTA does not sit past the edge, or when share_a asks for it: with
- * an odd number of block rows, pairs along N leave no CTA past the edge)
- * and the clusters the GPU holds. */
-static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int max_clusters[SK_KINDS]) /* share_a 2: 2 x 2 */
+ * an odd number of block rows, pairs along N leave no CTA past the edge;
+ * share_a = SK_SHARE_BOTH: quads of 2 x 2 tiles) and the clusters the GPU
+ * holds. */
+static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int max_clusters[SK_KINDS])
 {
     sk_plan s;
     s.kind = kind;
@@ -278,8 +282,9 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
 
 /* A candidate by name, as V7_TILE takes it: "RxC" (a tile shape of sk_tile,
  * the decomposition left to the plan: mode -1) or "RxC:MODE[:A|:AB][:T]", MODE
- * one of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :AB for quads of
- * 2 x 2 tiles sharing both, :T for tiles of C^T (the operands' roles swapped). 0, or -1 for anything else. Host only. */
+ * one of dp, sk, skw, splitW (W >= 2), :A for pairs sharing A, :AB for quads
+ * of 2 x 2 tiles sharing both, :T for tiles of C^T (the operands' roles
+ * swapped). 0, or -1 for anything else. Host only. */
 static inline int sk_cand_parse(const char *v, sk_cand *c)
 {
     int r, col, n = 0;
@@ -639,17 +644,16 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * tiles of C, then of C^T (swap); each tile shape that fits (sk_tile_fits,
  * on C^T's rows and columns for the swapped ones; only `kind` when kind >=
  * 0, in the ways round it fits, or as tiles of C where it fits neither way),
- * its pairs sharing B, then sharing A (64 x 64's quads then as 2 x 2 tiles
- * too), each whole-pair, stream-K, stream-K with one wave more, and split-K in
- * every number of ways that fits. 64 x 64's quads are candidates only as
- * 2 x 2 tiles, whole, in one wave that leaves a fifth of the quads' slots
- * free (24 of 30 on an H100), so for some shapes none: of 64 such plans picked on held-out
- * shapes (H100 and H200, three rounds each), those of 25-30 quads ran
- * 0.95-1.17 of the time of the plan without them, most of them slower (1816
- * x 168 x 1448: 1.06 / 1.17; 288 x 1048 x 3600: 1.10 / 1.10), those of fewer
- * 0.87-1.05, most of them faster (plots/NOTES.md). Quads of 2 x 2 tiles of
- * the other shapes, which V7_TILE can force (":AB"), are not candidates: on
- * an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
+ * its pairs sharing B, then sharing A, each whole-pair, stream-K, stream-K
+ * with one wave more, and split-K in every number of ways that fits. But 64 x
+ * 64's quads only as 2 x 2 tiles, whole, in one wave that leaves a fifth of
+ * the quads' slots free (24 of 30 on an H100), so on some shapes none: on
+ * held-out shapes (H100 and H200, three rounds each, plots/NOTES.md), those of
+ * 25-30 quads ran 0.95-1.17 of the time of the plan without them, half of
+ * them 4-17% slower (1816 x 168 x 1448: 1.06 / 1.17; 288 x 1048 x 3600: 1.10
+ * / 1.10); those of fewer 0.87-1.07, most of them faster. Quads of 2 x 2 tiles
+ * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
+ * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). */
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
@@ -660,8 +664,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
             const int only_both = sk_tile[k][0] == 64 && sk_tile[k][2] == 4; /* 64 x 64q */
-            for (int share_a = only_both ? SK_SHARE_BOTH : 0;
-                 share_a < (sk_tile[k][0] == 64 && sk_tile[k][2] == 4 ? 3 : 2); share_a++)
+            for (int share_a = only_both ? SK_SHARE_BOTH : 0; share_a < (only_both ? 3 : 2); share_a++)
                 for (int mode = 0; mode < SK_MODES; mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
@@ -670,8 +673,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if (!only_both || (mode == SK_WHOLE && 5 * s.pairs <= 4 * g->max_clusters[k]))
                                 f(c, &s, arg);
-                        }
-                        else if (mode == SK_SPLIT)
+                        } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
                     }
                 }
@@ -689,12 +691,12 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
  * quads' time on an H100), then has the fewest pairs (the least padding:
  * fewer CTAs, fewer bytes through L2; and quads over pairs in whole waves:
  * 224 x 128 tiles of C^T at 1304 x 4856 x 408, two waves, ran 1.03-1.06 of
- * the time in pairs), then multicasts the larger operand (A where M > N, else B): the one
- * streamed from DRAM, which a pair then asks L2 for half as often. On the
- * recorded calibration sets (plots/NOTES.md) the picks went from 0.937 /
- * 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957 (H200) of
- * the fastest candidate to 0.958 / 0.961 / 0.953 / 0.956 and 0.959 / 0.964 /
- * 0.980 / 0.964. */
+ * the time in pairs), then multicasts the larger operand (A where M > N,
+ * else B): the one streamed from DRAM, which a pair then asks L2 for half as
+ * often. On the recorded calibration sets (plots/NOTES.md) the picks went
+ * from 0.937 / 0.960 / 0.932 / 0.939 (H100) and 0.948 / 0.957 / 0.980 / 0.957
+ * (H200) of the fastest candidate to 0.958 / 0.961 / 0.953 / 0.956 and
+ * 0.959 / 0.964 / 0.980 / 0.964. */
 #define SK_TIE 1e-9
 static inline int sk_tie_better(const sk_plan *a, const sk_plan *b, int M, int N)
 {
@@ -848,7 +850,8 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
              "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
-             s->share_b == SK_SHARE_BOTH ? "A and B (2 x 2)" : s->share_b != s->swap ? "B" : "A", s->pairs, s->k_tiles, s->bk, s->clusters, s->sk_pairs,
+             s->share_b == SK_SHARE_BOTH ? "A and B (2 x 2)" : s->share_b != s->swap ? "B" : "A", s->pairs,
+             s->k_tiles, s->bk, s->clusters, s->sk_pairs,
              (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
              s->cl == 4 ? ", clusters of 4" : "");
 }
