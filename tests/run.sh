@@ -564,8 +564,12 @@ else
     spread=$(sed -n 's/.* \([0-9]*\) k-tiles in all$/\1/p' "$tmp/out" | sort -n | sed -n '1p;$p' | tr '\n' ' ')
     check "plan 8192^3: clusters' k-tiles within one ($spread)" "listed clusters: $spread" \
         eval '[ -n "$spread" ] && [ $(( ${spread#* } - ${spread%% *} )) -le 1 ]'
+    # Refused: bad sizes and GPU figures, an unknown tile, candidates that do
+    # not apply (64 x 64q where its 2 x 2 quads would be more than 24; ":AB"
+    # on a pair).
     for args in "0 1 1" "abc 1 1" "1 2" "8 8 8 0" "8 8 8 66 -1" "8 8 8 66 52428800 0" \
-        "V7_TILE=96x96 8 8 8" "V7_TILE=128x256:split2 8192 8192 8192" "V7_TILE=128x256:skw 256 8192 8192"; do
+        "V7_TILE=96x96 8 8 8" "V7_TILE=128x256:split2 8192 8192 8192" "V7_TILE=128x256:skw 256 8192 8192" \
+        "V7_TILE=64x64q 640 1000 1000" "V7_TILE=64x64:dp:AB 640 1000 1000"; do
         # shellcheck disable=SC2086
         if [[ $args == V7_TILE=* ]]; then run_bin env "${args%% *}" "$plan" ${args#* }; else run_bin "$plan" $args; fi
         if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(nlines "$tmp/err")" -ne 1 ] || ! grep -q error "$tmp/err"; then
