@@ -655,6 +655,10 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). */
+static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wave of 4/5 */
+{
+    return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
+}
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
@@ -663,15 +667,15 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
-            const int only_both = sk_tile[k][0] == 64 && sk_tile[k][2] == 4; /* 64 x 64q */
+            const int only_both = sk_only_both(k);
             for (int share_a = only_both ? SK_SHARE_BOTH : 0; share_a < (only_both ? 3 : 2); share_a++)
-                for (int mode = 0; mode < SK_MODES; mode++) {
+                for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
-                            if (!only_both || (mode == SK_WHOLE && 5 * s.pairs <= 4 * g->max_clusters[k]))
+                            if (!only_both || 5 * s.pairs <= 4 * g->max_clusters[k])
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */

@@ -1083,7 +1083,7 @@ static void test_stream_k(void)
             const sk_gpu g = gpu_of(gpus[gi], 3352);
             for (int kind = -1; kind < SK_KINDS && !cur_failed; kind++) {
                 const sk_plan s = sk_plan_make(M, N, K, &g, &sk_model_sm90, kind);
-                if (s.clusters > 0 || kind != SK_KINDS - 1) /* 64 x 64q: none on some shapes */
+                if (s.clusters > 0 || kind < 0 || !sk_only_both(kind)) /* 64 x 64q: none on some shapes */
                     check_stream_k(M, N, K, gpus[gi], s);
             }
             cand_check x = {M, N, K, 0, gpus[gi]};
@@ -1218,7 +1218,7 @@ static void test_stream_k(void)
         EXPECT(tb >= ta, "%dx%dx%d: %.0f ns, with K + 64 %.0f ns", M, N, K, ta, tb);
         for (int k = 0; k < SK_KINDS; k++) {
             const sk_plan f = sk_plan_make(M, N, K, g, &sk_model_sm90, k);
-            if (!f.clusters && k == SK_KINDS - 1) /* 64 x 64q: none on this shape */
+            if (!f.clusters && sk_only_both(k)) /* 64 x 64q: none on this shape */
                 continue;
             EXPECT(f.kind == k && sk_model_ns(&f, M, N, K, g, &sk_model_sm90) >= ta / (1 + SK_TIE),
                    "%dx%dx%d: tile %d beats the choice", M, N, K, k); /* ties: sk_tie_better */

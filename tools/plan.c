@@ -140,20 +140,25 @@ int main(int argc, char **argv)
                  s.share_b ? rows : s.swap ? "M" : "N");
     printf("tiles: %d x %d blocks of %d x %d; %s, %d x %d pairs in groups "
            "of %d; %d pairs for the %lld clusters the GPU holds: %.2f waves\n",
-           s.m_blocks, s.n_blocks, s.bm, s.bn, group, pairs.m_blocks,
-           pairs.n_blocks, pairs.swizzle, s.pairs, (long long)g.max_clusters[s.kind], (double)s.pairs / g.max_clusters[s.kind]);
+           s.m_blocks, s.n_blocks, s.bm, s.bn, group, pairs.m_blocks, pairs.n_blocks, pairs.swizzle, s.pairs,
+           (long long)g.max_clusters[s.kind], (double)s.pairs / g.max_clusters[s.kind]);
     /* The rows of A and B, as the kernel reads them: K rounded up to 8 (a K
      * % 8 != 0 is staged to that pitch; v7 makes no copy for K % 16 = 8). */
     const long long pitch = 2 * ((K + 7) / 8 * 8);
+    /* How each operand arrives: a CTA's own, a part of the tile from each
+     * CTA that shares it, or (a short A) CTA 0's whole box. */
     const int both = s.share_b == SK_SHARE_BOTH;
     const char *own = "each CTA its own";
     const char *part = both ? "half a tile per CTA, multicast to the 2 CTAs that share it"
                        : s.cl == 4 ? "a quarter tile per CTA, multicast to all 4"
                                    : "half a tile per CTA, multicast to both";
+    const char *a_how = both || !s.share_b ? (s.a_rows < s.bm ? (s.cl == 4 ? "CTA 0's, multicast to all 4"
+                                                                          : "CTA 0's, multicast to both")
+                                                              : part)
+                                           : own;
     printf("loads: %s in [%d x 64] boxes (%s), %s in [%d x 64] boxes (%s); rows %lld bytes apart: "
-           "L2 promotion %s\n", ka,
-           sk_box_rows_a(&s), both ? part : s.share_b ? own : s.a_rows < s.bm ? (s.cl == 4 ? "CTA 0's, multicast to all 4" : "CTA 0's, multicast to both") : part, kb,
-           sk_box_rows_b(&s), both || s.share_b ? part : own, pitch,
+           "L2 promotion %s\n", ka, sk_box_rows_a(&s), a_how, kb, sk_box_rows_b(&s), both || s.share_b ? part : own,
+           pitch,
            tmap_promotion_streamed((uint64_t)pitch, sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90)) ==
                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                ? "256B"
