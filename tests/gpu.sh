@@ -94,6 +94,9 @@ V7_PLANS=(
     "V7_TILE=128x96q:dp:A 7152 176 1448|tiles 128 x 96, pairs share A, 56 pairs of 23 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K.*, clusters of 4"
     "V7_TILE=128x160q:split2 1000 1000 3000|tiles 128 x 160, pairs share B, 14 pairs of 47 k-tiles \(64 deep\) on [0-9]+ clusters, 14 stream-K.*split-K, clusters of 4"
     "V7_TILE=128x64q:dp:T 300 5000 1000|tiles 64 x 128 \(swapped: C\^T in its tiles\), pairs share A.*, clusters of 4"
+    "248 1328 1848|tiles 64 x 64, pairs share A and B \(2 x 2\), 22 pairs of 15 k-tiles \(128 deep\) on [0-9]+ clusters, 0 stream-K.*, clusters of 4"
+    "V7_TILE=64x64q:dp:AB:T 200 600 1000|tiles 64 x 64 \(swapped: C\^T in its tiles\), pairs share A and B \(2 x 2\), 10 pairs of 8 k-tiles.*, clusters of 4"
+    "V7_TILE=128x128q:dp:AB 1000 1000 1000|tiles 128 x 128, pairs share A and B \(2 x 2\), 16 pairs of 16 k-tiles.*, clusters of 4"
     "4104 4104 4096|tiles 128 x 224, pairs share B, 323 pairs of 64 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
     "V7_TILE=128x256:sk 4104 4104 4096|tiles 128 x 256, pairs share B, 289 pairs of 64 k-tiles \(64 deep\) on [0-9]+ clusters, [1-9][0-9]* stream-K"
     "8192 8192 8192|tiles 128 x 256, pairs share B, 1024 pairs of 128 k-tiles \(64 deep\) on [0-9]+ clusters"
@@ -242,13 +245,14 @@ sanitizer_tests() {
         # last 48 rows of C in 16-row boxes) and 80 x 128 split-K (transposed direct stores);
         # three waves of whole 128 x 128 pairs, the last two claimed at run time (34 k-tiles:
         # more than SK_CLAIM_K_TILES), then stream-K pieces that the scheduler hands on
-        # (sk_claims); 4-CTA clusters stream-K (the shared B in quarters).
+        # (sk_claims); 4-CTA clusters stream-K (the shared B in quarters); 2 x 2 tiles to a
+        # 4-CTA cluster (half of each operand to two CTAs; 16 k-tiles through 6 stages).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
                                         "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176"
-                                        "V7_TILE=128x128q:sk 1000 1000 1000")
+                                        "V7_TILE=128x128q:sk 1000 1000 1000" "V7_TILE=64x64q:dp:AB 200 136 2000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }
