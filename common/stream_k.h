@@ -668,7 +668,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
             const int only_both = sk_only_both(k);
-            for (int share_a = only_both ? SK_SHARE_BOTH : 0; share_a < (only_both ? 3 : 2); share_a++)
+            for (int share_a = only_both ? SK_SHARE_BOTH : 0; share_a <= (only_both ? SK_SHARE_BOTH : 1); share_a++)
                 for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
