@@ -6,6 +6,7 @@
  * after, cuBLAS 7.8; H100, plots/NOTES.md "Staging in two kernels"). */
 #include "stage.h"
 #include "check.h"
+#include "griddep.cuh"
 #include <stdint.h>
 
 #define COPY_THREADS 256
@@ -50,6 +51,7 @@ __device__ __forceinline__ void copy_in_seg(const stage_copy &m, int64_t s, uint
 __global__ void __launch_bounds__(COPY_THREADS) stage_in_kernel(stage_copy a, stage_copy b)
 {
     __shared__ __align__(16) uint16_t seg[COPY_WARPS][SEG];
+    griddepcontrol_launch_dependents(); /* the matmul may launch and set up meanwhile (PDL) */
     const int w = threadIdx.x / 32;
     const int64_t na = a.rows * ((a.kp + SEG - 1) / SEG), n = na + b.rows * ((b.kp + SEG - 1) / SEG);
     for (int64_t i = (int64_t)blockIdx.x * COPY_WARPS + w; i < n; i += (int64_t)gridDim.x * COPY_WARPS) {
@@ -67,6 +69,7 @@ __global__ void __launch_bounds__(COPY_THREADS) stage_out_kernel(stage_copy m)
     __shared__ __align__(16) uint16_t seg[COPY_WARPS][SEG];
     const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int64_t per_row = (m.cols + SEG - 1) / SEG, n = m.rows * per_row;
+    griddepcontrol_wait(); /* launched early (PDL): the matmul's C must be complete */
     for (int64_t i = (int64_t)blockIdx.x * COPY_WARPS + w; i < n; i += (int64_t)gridDim.x * COPY_WARPS) {
         const int64_t row = i / per_row;
         const int c0 = (int)(i - row * per_row) * SEG, c = c0 + lane * 8;
@@ -107,8 +110,18 @@ extern "C" cudaError_t stage_copy_out(stage_copy c, cudaStream_t stream)
     const int64_t n = c.rows * ((c.cols + SEG - 1) / SEG);
     if (n == 0)
         return cudaSuccess;
-    stage_out_kernel<<<blocks_for(n), COPY_THREADS, 0, stream>>>(c);
-    const cudaError_t err = cudaGetLastError();
+    /* Launched as the matmul's programmatic dependent: its launch overlaps
+     * the matmul's tail where the matmul lets it (griddepcontrol). */
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(blocks_for(n));
+    cfg.blockDim = dim3(COPY_THREADS);
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    const cudaError_t err = cudaLaunchKernelEx(&cfg, stage_out_kernel, c);
     if (err != cudaSuccess)
         fprintf(stderr, "error: stage_out_kernel launch: %s\n", cudaGetErrorString(err));
     return err;

@@ -53,6 +53,7 @@
 #include "../common/check.h"
 #include "../common/smem.cuh"
 #include "../common/fence.cuh"
+#include "../common/griddep.cuh"
 #include "../common/wgmma.cuh"
 #include "../common/mbarrier.cuh"
 #include "../common/tma.cuh"
@@ -304,6 +305,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
      * every thread: 0.55 us of a 1024^3 kernel's start); the wait acquires. */
     barrier_cluster_arrive_relaxed_aligned();
     barrier_cluster_wait_acquire();
+    /* Launched early (PDL) behind the kernel that staged A and B, or behind
+     * the previous call: the set-up above overlapped its tail; nothing in
+     * global memory is touched before this. The next kernel (C's copy out)
+     * may launch now and wait in turn. */
+    griddepcontrol_launch_dependents();
+    griddepcontrol_wait();
 
     const int wg = tid / 128;
     const bool exit_barrier = BM == 128 && sk_claims(&plan); /* see the end (worked out there,
@@ -738,17 +745,19 @@ template <int BM, int BN, int CL>
 static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int clusters,
                           cudaStream_t stream)
 {
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = CLUSTER;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = CLUSTER;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization; /* PDL: griddepcontrol_wait */
+    attr[1].val.programmaticStreamSerializationAllowed = 1;
     *cfg = cudaLaunchConfig_t{};
     cfg->gridDim = dim3(CLUSTER * clusters);
     cfg->blockDim = dim3(THREADS);
     cfg->dynamicSmemBytes = SMEM_BYTES;
     cfg->stream = stream;
     cfg->attrs = attr;
-    cfg->numAttrs = 1;
+    cfg->numAttrs = 2;
 }
 
 /* What a launch needs to know of the device, asked once per device (the
@@ -768,8 +777,9 @@ static cudaError_t max_clusters_of(int *clusters)
     CUDA_TRY(cudaFuncSetAttribute(matmul_kernel<BM, BN, T, WHOLE, CL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   SMEM_BYTES));
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr;
-    launch_config<BM, BN, CL>(&cfg, &attr, 1024, 0); /* what the occupancy query is asked about */
+    cudaLaunchAttribute attr[2];
+    launch_config<BM, BN, CL>(&cfg, attr, 1024, 0); /* what the occupancy query is asked about */
+    cfg.numAttrs = 1; /* the cluster shape; PDL is not the query's business */
     CUDA_TRY(cudaOccupancyMaxActiveClusters(clusters, matmul_kernel<BM, BN, T, WHOLE, CL>, &cfg));
     if (*clusters < 1) {
         fprintf(stderr, "error: this GPU cannot hold one %d-CTA cluster of this kernel\n", CLUSTER);
@@ -804,8 +814,8 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
     /* All clusters at once: an owner waits for its contributors, so they
      * must all be resident together (plan.clusters <= what the GPU holds). */
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr;
-    launch_config<BM, BN, CL>(&cfg, &attr, plan->clusters, stream);
+    cudaLaunchAttribute attr[2];
+    launch_config<BM, BN, CL>(&cfg, attr, plan->clusters, stream);
     return cudaLaunchKernelEx(&cfg, matmul_kernel<BM, BN, T, WHOLE, CL>, *tmap_a, *tmap_b, *tmap_c, *tmap_c16, C, M, N,
                               ldc, *pairs, *plan, counters, flags, partials, gen);
 }
