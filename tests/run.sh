@@ -167,6 +167,19 @@ check_ptxas_log() {
     fi
 }
 
+# pdl_order ptx: per matmul_kernel entry, whether griddepcontrol.wait comes
+# before the first instruction that accesses global memory (line order; the
+# wait is in the kernel's straight-line start). Prints "K kernels, B with
+# global memory before the wait" (a kernel with no wait counts in B).
+pdl_order() {
+    awk '/\.entry / { name = ""; if ($0 ~ /matmul_kernel/) { name = $0; k++; n = 0 } }
+         name != "" { n++ }
+         name != "" && /griddepcontrol\.wait/ && !w[k] { w[k] = n }
+         name != "" && !/cvta/ && /(^|[ \t])(ld|st|red|atom|cp\.async|cp\.reduce\.async)[^ \t]*\.global/ && !g[k] { g[k] = n }
+         END { for (i = 1; i <= k; i++) if (!w[i] || (g[i] && g[i] < w[i])) bad++
+               print k " kernels, " bad + 0 " with global memory before the wait" }' "$1"
+}
+
 for step in $STEPS; do
     ptx=$BUILD_DIR/$step/hopper.ptx log=$BUILD_DIR/$step/hopper.ptxas.log
     n=$(stepnum "$step")
@@ -214,6 +227,23 @@ for step in $STEPS; do
             else
                 ok "ptx $step: one wgmma of the tile's width per k-step in every kernel ($(cat "$tmp/wg"))"
             fi
+        fi
+        # v7 starts while the kernel before it ends (PDL): in every kernel,
+        # griddepcontrol.wait comes before the first access to global memory;
+        # the check must catch a kernel whose wait is gone.
+        if [ "$n" -eq 7 ]; then
+            check "ptx $step has griddepcontrol.launch_dependents" "not found in $ptx" has "$ptx" \
+                "griddepcontrol.launch_dependents"
+            pdl_order "$ptx" >"$tmp/pdl"
+            if grep -qE '^[1-9][0-9]* kernels, 0 with' "$tmp/pdl"; then
+                ok "ptx $step: griddepcontrol.wait before global memory in every kernel ($(cat "$tmp/pdl"))"
+            else
+                bad "ptx $step: griddepcontrol.wait before global memory in every kernel" "$(cat "$tmp/pdl")"
+            fi
+            awk '/griddepcontrol\.wait/ && !d { d = 1; next } { print }' "$ptx" >"$tmp/nowait.ptx"
+            pdl_order "$tmp/nowait.ptx" >"$tmp/pdl"
+            check "ptx check catches a kernel without griddepcontrol.wait" "$(cat "$tmp/pdl")" \
+                grep -qE ', 1 with' "$tmp/pdl"
         fi
         if grep -nE '(^|[^.[:alnum:]_])(ld|st)\.local' "$ptx" >"$tmp/local"; then
             bad "ptx $step has no ld.local/st.local" "$(nlines "$tmp/local") uses, first: $(first "$tmp/local")"
