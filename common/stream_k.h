@@ -374,6 +374,7 @@ typedef struct {
     double dram_eff;         /* the share of the DRAM's peak bandwidth reached    */
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
     double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
+    double stream;           /* a stream-K phase's time, as a factor              */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */
@@ -449,7 +450,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once. Ranges run side by side at staggered k-tiles (cluster p's starts
@@ -590,7 +591,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
         const double share = (double)s->sk_pairs / s->clusters;
         const double pieces = share + 1;
         const double added = share > 1 ? 1 : 1 / share;
-        t_split = per * tk + pieces * tp + (1 + added) * (part + m->flag);
+        t_split = (per * tk + pieces * tp + (1 + added) * (part + m->flag)) * m->stream;
     }
     const double d_split = (once * s->sk_pairs + sk_reread_bytes(s, K, g, m)) / bw;
     if (mma)

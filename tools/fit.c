@@ -14,7 +14,7 @@
  * the error, and for every shape with several candidates measured the
  * model's pick against the fastest measured: the time lost by choosing by
  * the model. --kinds and --consts (launch, partial_byte, fixup, flag,
- * gather, dram_eff, l2_eff, overlap) name the constants to move, the others
+ * gather, dram_eff, l2_eff, overlap, stream) name the constants to move, the others
  * kept. Files after --held-out are not fitted to: the same summary of
  * the picks, on shapes the constants never saw, is printed for them apart.
  * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is.
@@ -53,12 +53,12 @@ static double loss(const sk_model *m)
 }
 
 static const char *const scalar_names[] = {"launch", "partial_byte", "fixup", "flag",
-                                           "gather", "dram_eff", "l2_eff", "overlap"};
-#define SCALARS 8
+                                           "gather", "dram_eff", "l2_eff", "overlap", "stream"};
+#define SCALARS 9
 static double *scalar(sk_model *m, int i)
 {
     double *const at[SCALARS] = {&m->launch, &m->partial_byte, &m->fixup, &m->flag,
-                                 &m->gather, &m->dram_eff, &m->l2_eff, &m->overlap};
+                                 &m->gather, &m->dram_eff, &m->l2_eff, &m->overlap, &m->stream};
     return at[i];
 }
 
