@@ -446,7 +446,14 @@ typedef struct {
  * L2 term, a power term or both (plots/NOTES.md, twenty-third session). On
  * held-out seeds, against the model without quads: 0.980 (H100) and 0.985
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
- * changed (plots/calib/quads/). */
+ * changed (plots/calib/quads/). Last, a stream-K phase's time times 1.08
+ * (stream; measured over modelled time, stream-K plans ran 1.11-1.16 on the
+ * sweeps, whole pairs 1.03-1.05): where it changed the plan, on shapes it was
+ * not chosen on, 0.962 (H100, 33 shapes) and 0.964 (H200, 52) of the old
+ * time, most of it where whole pairs replace a long stream-K phase
+ * (plots/calib/pdl2/, plots/calib/sktax/). A split-K phase priced 7% cheaper
+ * the same way ran 1.076 of the time where it changed the plan (H100, 18
+ * shapes, mostly quads -> split-K), and was not kept. */
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0}, /* piece */
