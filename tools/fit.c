@@ -299,8 +299,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < SK_KINDS; k++) printf("%.1f%s", v[k], k + 1 < SK_KINDS ? ", " : "");
         printf("}, /* %s */\n", f ? "piece" : "k_tile");
     }
-    printf(" %.1f, %.5f, %.1f, %.1f, %.1f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
-           m.gather, m.dram_eff, m.l2_eff, m.overlap);
+    printf(" %.1f, %.5f, %.1f, %.1f, %.1f, %.3f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
+           m.gather, m.dram_eff, m.l2_eff, m.overlap, m.stream);
 
     picks(&m, 0, nfit, "fitted");
     if (nrows > nfit)
