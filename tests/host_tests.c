@@ -1224,6 +1224,29 @@ static void test_stream_k(void)
                    "%dx%dx%d: tile %d beats the choice", M, N, K, k); /* ties: sk_tie_better */
         }
     }
+    /* sk_model.stream prices a stream-K phase alone: raised, a plan with
+     * stream-K pairs costs more and one without (whole pairs, split-K) the
+     * same. */
+    {
+        sk_model dear = sk_model_sm90;
+        dear.stream *= 1.5;
+        int seen_sk = 0, seen_other = 0;
+        for (int i = 0; i < 400 && !cur_failed; i++) {
+            const int M = 64 + (int)(rng_next(&rng) % 8192), N = 64 + (int)(rng_next(&rng) % 8192);
+            const int K = 256 + (int)(rng_next(&rng) % 8192);
+            const sk_plan p = sk_plan_make(M, N, K, &h1, &sk_model_sm90, -1);
+            const double t = sk_model_ns(&p, M, N, K, &h1, &sk_model_sm90);
+            const double td = sk_model_ns(&p, M, N, K, &h1, &dear);
+            if (p.sk_pairs && !p.ways) {
+                seen_sk++;
+                EXPECT(td > t, "%dx%dx%d (stream-K): %.0f ns, stream x 1.5 %.0f ns", M, N, K, t, td);
+            } else {
+                seen_other++;
+                EXPECT(td == t, "%dx%dx%d (no stream-K phase): %.0f ns, stream x 1.5 %.0f ns", M, N, K, t, td);
+            }
+        }
+        EXPECT(seen_sk > 0 && seen_other > 0, "400 random plans: %d stream-K, %d others", seen_sk, seen_other);
+    }
     /* Measured on an H100 (tools/calib.c, plots/calib_h100.csv): a long K
      * whose stream-K ranges outgrow L2 runs its last wave whole (2048 x 8192
      * x 28672: 1197 us whole, 1522 us stream-K); few pairs over a long K
