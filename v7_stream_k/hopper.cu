@@ -114,8 +114,10 @@
  * 256). Split in two (192 + 48 for 240, 128 + 16 for 144), the narrow second
  * one made the tile 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64
  * slices of 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
-#define C_BOX_BYTES (64 * 16 * 2)     /* a box of a slice's last BN % 64 columns: [64][16]
-                                       * of C, not swizzled; of C^T, [16][64] (rows of C) */
+#define C_BOX_BYTES (16 * 64 * 2)     /* C^T: a box of a slice's last BN % 64 rows of C,
+                                       * [16][64], in the swizzle */
+#define C_WARP_BOX_BYTES (16 * 16 * 2) /* C: a warp's box of a slice's last BN % 64
+                                        * columns, [16 rows][16], not swizzled */
 /* The workspace starts with the scheduler's two counters, on a line of
  * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
@@ -426,9 +428,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * the main loop of the next; and no stage's fill is waited for while
          * the fill before it is still due. */
         const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
-        sk_work w;
-        for (int i = first; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0;
-             i += every) {
+        /* w: this piece; next: the one after, read while this one's last
+         * MMAs run (the warp only waits for them then), not after its epilogue. */
+        sk_work w = next_work<BM>(&plan, p, first, pair_full, pair_empty, pair_slot), next;
+        for (int i = first; w.pair >= 0; i += every, w = next) {
             if (ROW_WGS == 1 && i > 0) {
                 const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
@@ -443,11 +446,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
             const bool live = m0 + h * 64 < M && n0 < N;
-            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. */
+            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. Not
+             * zeroed: the piece's first MMA overwrites it (scale_d = 0; BN / 2
+             * moves a thread, on the way from one tile to the next). A piece has
+             * at least one k-tile (sk_work_of; split-K ways <= k-tiles, sk_plan_of). */
             float acc[BN / 2];
-#pragma unroll
-            for (int i = 0; i < BN / 2; i++)
-                acc[i] = 0.0f;
 
             int prev = 0; /* stage of k-tile kt - 1 */
             for (int kt = w.kb; kt < w.ke; kt++) {
@@ -468,7 +471,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                        in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
                         const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
-                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, 1);
+                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, k > 0 || kt > w.kb);
                     }
                     wgmma_commit_group();
                 }
@@ -479,6 +482,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 prev = s;
                 pipeline_advance(&pipe);
             }
+            next = next_work<BM>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
@@ -567,7 +571,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         }
                     }
                 }
-                continue;
+                break; /* a split-K cluster has one piece (sk_work_of) */
             }
 
             /* Stream-K fixup. A piece that does not start at k-tile 0 belongs to
@@ -609,8 +613,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * this consumer's rows at a time, in the same 128-byte swizzle as the
              * inputs: a warp's 32 four-byte writes then fall in 32 different banks.
              * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
-             * reading" means the buffer about to be written has been read. Slices
-             * wholly outside C are skipped (TMA clips partial ones). */
+             * reading" means the buffer about to be written has been read. Tiles of
+             * C: each warp writes and stores its own 16 rows (its groups are its
+             * first lane's), so no barrier waits for the warpgroup's slowest warp.
+             * Slices wholly outside C are skipped (TMA clips partial ones). */
             if constexpr (T) {
                 /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
                  * its columns C's rows n0 ... A slice is 64 of its columns (the
@@ -662,53 +668,56 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 for (int slice = 0; slice < BN / 64; slice++) {
                     if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
                         continue;
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [64][64] fp16, swizzled */
-                    if (tid % 128 == 0)
+                    /* [64][64] fp16, swizzled; this warp's rows 16w .. 16w + 15 */
+                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
+                    if (lane == 0)
                         cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                    bar_sync(2 + c, 128); /* buf is free for the whole warpgroup */
+                    __syncwarp(); /* buf is free for the warp */
 #pragma unroll
                     for (int chunk = 0; chunk < 8; chunk++)
 #pragma unroll
                         for (int half = 0; half < 2; half++) {
-                            const int j = slice * 8 + chunk;                /* 8-column group of the tile */
-                            const int r = warp * 16 + lane / 4 + half * 8;  /* row in this consumer's half */
+                            const int j = slice * 8 + chunk; /* 8-column group of the tile */
+                            const int r = lane / 4 + half * 8; /* row of the warp's 16 */
                             uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
                             *(__half2 *)dst =
                                 __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
                         }
                     fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-                    bar_sync(2 + c, 128);
-                    if (tid % 128 == 0) {
-                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64, buf);
+                    __syncwarp();
+                    if (lane == 0) {
+                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64 + warp * 16, buf);
                         cp_async_bulk_commit_group();
                     }
                     stored++;
                 }
-                /* The last BN % 64 columns, in [64][16] boxes of C (tmap_c16), not
-                 * swizzled: they fill part of the next slice buffer. */
+                /* The last BN % 64 columns, in [16][16] boxes of C (tmap_c16: a
+                 * warp's rows), not swizzled: they fill part of the next slice buffer. */
                 if constexpr (BN % 64 > 0) {
                     const int c0 = n0 + BN / 64 * 64;
                     if (c0 < N && m0 + h * 64 < M) {
-                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [BN % 64 / 16][64][16] fp16 */
-                        if (tid % 128 == 0)
+                        /* this warp's [BN % 64 / 16][16][16] fp16, in its own 2 KB of the
+                         * buffer (the part its full slices use, its own stores read) */
+                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
+                        if (lane == 0)
                             cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                        bar_sync(2 + c, 128);
+                        __syncwarp();
 #pragma unroll
                         for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
 #pragma unroll
                             for (int half = 0; half < 2; half++) {
                                 const int j = BN / 64 * 8 + chunk;
-                                const int r = warp * 16 + lane / 4 + half * 8;
-                                uint8_t *dst = buf + chunk / 2 * C_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
+                                const int r = lane / 4 + half * 8; /* of the warp's 16 */
+                                uint8_t *dst = buf + chunk / 2 * C_WARP_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
                                 *(__half2 *)dst =
                                     __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
                             }
                         fence_proxy_async_shared_cta();
-                        bar_sync(2 + c, 128);
-                        if (tid % 128 == 0) {
+                        __syncwarp();
+                        if (lane == 0) {
                             for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64,
-                                                                         buf + b * C_BOX_BYTES);
+                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64 + warp * 16,
+                                                                         buf + b * C_WARP_BOX_BYTES);
                             cp_async_bulk_commit_group();
                         }
                         stored++;
@@ -716,7 +725,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             }
         }
-        if (tid % 128 == 0)
+        if (lane == 0) /* every store's issuer (tiles of C: each warp's first lane; of C^T: the first) */
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
     }
     /* No CTA leaves while its peer may still write to its shared memory. The
@@ -941,8 +950,8 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 
     /* A and B are read in [bm or bn rows x 64 K] boxes (the shared one in
      * half-height boxes, a short A in one box of its rows: sk_box_rows_a), C is
-     * written in [64 x 64] boxes; all in the 128-byte swizzle the kernel's smem
-     * layout assumes. Swapped, the kernel's A is B and its B is A, and it
+     * written in [16 x 64] boxes (C^T in [64 x 64]); all in the 128-byte swizzle
+     * the kernel's smem layout assumes. Swapped, the kernel's A is B and its B is A, and it
      * computes C^T: M' x N' = N x M. */
     const f16 *ka = plan.swap ? B : A, *kb = plan.swap ? A : B;
     const int Mk = plan.swap ? N : M, Nk = plan.swap ? M : N;
@@ -951,14 +960,17 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     tmap_desc db = tmap_desc_make(kb, Nk, K, K, sk_box_rows_b(&plan), BOX_K, CU_TENSOR_MAP_SWIZZLE_128B);
     da.promotion = tmap_promotion_streamed(da.stride_row, streams); /* sk_streams_dram */
     db.promotion = tmap_promotion_streamed(db.stride_row, streams);
-    tmap_desc dc = tmap_desc_make(C, M, N, ldc, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    /* C: each warp stores its own 16 rows of a slice ([16 x 64] boxes), so no
+     * barrier across the warpgroup waits for the slowest warp; C^T's slices go
+     * out whole ([64 x 64]: a warp's fragment rows are columns of C there). */
+    tmap_desc dc = tmap_desc_make(C, M, N, ldc, plan.swap ? 64 : 16, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
     CUDA_TRY(tmap_encode(&tmap_c, &dc));
-    if (bn % 64) { /* the last bn % 64 columns of a tile, in [64 x 16] boxes; swapped,
-                    * its last rows of C, in [16 x 64] boxes in the swizzle */
+    if (bn % 64) { /* the last bn % 64 columns of a tile, in [16 x 16] boxes (a warp's
+                    * rows); swapped, its last rows of C, in [16 x 64] boxes in the swizzle */
         tmap_desc dc16 = plan.swap ? tmap_desc_make(C, M, N, ldc, 16, 64, CU_TENSOR_MAP_SWIZZLE_128B)
-                                   : tmap_desc_make(C, M, N, ldc, 64, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
+                                   : tmap_desc_make(C, M, N, ldc, 16, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
         CUDA_TRY(tmap_encode(&tmap_c16, &dc16));
     } else
         tmap_c16 = tmap_c; /* not read */
