@@ -839,6 +839,18 @@ static inline SK_HD sk_work sk_work_of(const sk_plan *s, int p, int i)
     return sk_piece(s, p, i - mine);
 }
 
+/* sk_work_of for a plan of whole pairs only (no stream-K pair, no split-K),
+ * as the kernel instance for such plans (WHOLE) works it out: the deal is
+ * round robin, so pair p + i clusters while there is one; no division, and
+ * none of sk_piece's code in the instance (a small call's roles work their
+ * first piece out before their first copy or MMA). */
+static inline SK_HD sk_work sk_whole_work_of(const sk_plan *s, int p, int i)
+{
+    const int pair = p + i * s->clusters;
+    const sk_work w = {pair < s->pairs ? pair : -1, 0, s->k_tiles};
+    return w;
+}
+
 /* The order the plan's pairs run in, which the kernel and `make plan` both
  * walk: v4's tile order over pairs (2 M-blocks x 1 N-block when they share
  * B, else 1 x 2), its group width worked out from K and the L2 size

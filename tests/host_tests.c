@@ -916,6 +916,12 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
         int64_t iters = 0;
         for (int i = 0;; i++) {
             const sk_work w = sk_work_of(&s, p, i);
+            if (!s.sk_pairs && !s.ways) { /* the kernel instance for whole pairs only works it out so */
+                const sk_work v = sk_whole_work_of(&s, p, i);
+                EXPECT(v.pair == w.pair && (w.pair < 0 || (v.kb == w.kb && v.ke == w.ke)),
+                       "%dx%dx%d cluster %d piece %d: whole-pairs deal gives pair %d k %d..%d, the plan %d k %d..%d",
+                       M, N, K, p, i, v.pair, v.kb, v.ke, w.pair, w.kb, w.ke);
+            }
             if (w.pair < 0) break;
             EXPECT(w.pair < s.pairs && w.kb >= 0 && w.kb < w.ke && w.ke <= s.k_tiles,
                    "%dx%dx%d cluster %d piece %d: pair %d k %d..%d", M, N, K, p, i, w.pair, w.kb, w.ke);

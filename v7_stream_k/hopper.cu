@@ -204,14 +204,15 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
  * (CTA 1 relays it to CTA 0) and passes the piece to the other lanes. (v6
  * lets every lane read, the warp synchronized before the arrival;
  * compute-sanitizer's racecheck takes that for a race with the next claim's
- * write.) Otherwise the plan alone says (sk_work_of). Every role of both
- * CTAs walks the same pieces. */
-template <int BM>
+ * write.) Otherwise the plan alone says (sk_work_of; for a plan of whole
+ * pairs only, sk_whole_work_of). Every role of both CTAs walks the same
+ * pieces. */
+template <int BM, int WHOLE>
 __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, uint64_t *pair_full,
                                              uint64_t *pair_empty, const int *slot)
 {
     if (BM != 128 || !sk_claims(plan) || i == 0) /* never for 64-row tiles (sk_claims) */
-        return sk_work_of(plan, p, i);
+        return WHOLE ? sk_whole_work_of(plan, p, i) : sk_work_of(plan, p, i);
     const unsigned warp = __activemask();
     sk_work w = {-1, 0, 0};
     if (threadIdx.x % 32 == 0) {
@@ -325,7 +326,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             pipeline pipe = pipeline_producer(full, empty, STAGES);
             const uint32_t ring = ring_at[0], full_sh = ring_at[1], empty_sh = ring_at[2];
             sk_work w;
-            for (int i = 0; (w = next_work<BM>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
+            for (int i = 0; (w = next_work<BM, WHOLE>(&plan, p, i, pair_full, pair_empty, pair_slot)).pair >= 0; i++) {
                 int m_block, n_block;
                 tile_map_group_coord(&pairs, w.pair, (int)rank, plan.share_b, CL, &m_block, &n_block);
                 /* The CTA's rank is read afresh for each stage: held, with the
@@ -368,10 +369,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     if (n < 0) {
                         w.pair = sched_claim(plan.clusters, atomicAdd(next_pair, 1), plan.pairs - plan.sk_pairs);
                         if (w.pair < 0)
-                            n = sk_whole_of(&plan, p);
+                            n = WHOLE ? 0 : sk_whole_of(&plan, p);
                     }
-                    if (n >= 0)
-                        w = sk_work_of(&plan, p, n++);
+                    if (n >= 0) /* whole pairs only: no stream-K piece follows */
+                        w = WHOLE ? sk_work{-1, 0, 0} : sk_work_of(&plan, p, n++);
                     for (uint32_t r = 0; r < CLUSTER; r++) {
                         st_shared_cluster_u32(mapa_shared_cluster(&pair_slot[0], r), (uint32_t)w.pair);
                         st_shared_cluster_u32(mapa_shared_cluster(&pair_slot[1], r), (uint32_t)w.kb);
@@ -430,10 +431,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
         /* w: this piece; next: the one after, read while this one's last
          * MMAs run (the warp only waits for them then), not after its epilogue. */
-        sk_work w = next_work<BM>(&plan, p, first, pair_full, pair_empty, pair_slot), next;
+        sk_work w = next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot), next;
         for (int i = first; w.pair >= 0; i += every, w = next) {
             if (ROW_WGS == 1 && i > 0) {
-                const sk_work before = sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
+                const sk_work before = WHOLE ? sk_whole_work_of(&plan, p, i - 1)
+                                             : sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
                 /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
@@ -482,7 +484,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 prev = s;
                 pipeline_advance(&pipe);
             }
-            next = next_work<BM>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
+            next = next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
