@@ -6,7 +6,7 @@ T0=$(date +%s)
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
 nvidia-smi --query-gpu=name,clocks.max.sm,driver_version,power.limit --format=csv,noheader > $OUT/${g}_gpu.txt
 F="-std=c++17 -O3 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -Xcompiler -Wall,-Wextra"
-git show ${OLD:-HEAD}:v7_stream_k/hopper.cu > v7_stream_k/hopper_old.cu
+if [ -n "${OLDFILE:-}" ]; then cp $OLDFILE v7_stream_k/hopper_old.cu; else git show ${OLD:-HEAD}:v7_stream_k/hopper.cu > v7_stream_k/hopper_old.cu; fi
 mkdir -p /tmp/ab; nvcc $F -c v7_stream_k/hopper_old.cu -o /tmp/ab/old.o 2> /tmp/ab/old.log &
 make -j16 GIT_REV=${REV:?} v7 ${EXTRA:-} > /tmp/b.log 2>&1 || { tail -20 /tmp/b.log; exit 1; }
 wait
