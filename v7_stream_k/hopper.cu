@@ -204,15 +204,23 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
  * (CTA 1 relays it to CTA 0) and passes the piece to the other lanes. (v6
  * lets every lane read, the warp synchronized before the arrival;
  * compute-sanitizer's racecheck takes that for a race with the next claim's
- * write.) Otherwise the plan alone says (sk_work_of; for a plan of whole
- * pairs only, sk_whole_work_of). Every role of both CTAs walks the same
- * pieces. */
+ * write.) Otherwise the plan alone says (work_of). Every role of both CTAs
+ * walks the same pieces. */
+/* The i-th piece of cluster p as the plan deals it out; the instance for
+ * whole pairs only (WHOLE) without sk_work_of's stream-K code, which made
+ * its start 2-6% slower on small calls (plots/NOTES.md). */
+template <int WHOLE>
+__device__ __forceinline__ sk_work work_of(const sk_plan *plan, int p, int i)
+{
+    return WHOLE ? sk_whole_work_of(plan, p, i) : sk_work_of(plan, p, i);
+}
+
 template <int BM, int WHOLE>
 __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, uint64_t *pair_full,
                                              uint64_t *pair_empty, const int *slot)
 {
     if (BM != 128 || !sk_claims(plan) || i == 0) /* never for 64-row tiles (sk_claims) */
-        return WHOLE ? sk_whole_work_of(plan, p, i) : sk_work_of(plan, p, i);
+        return work_of<WHOLE>(plan, p, i);
     const unsigned warp = __activemask();
     sk_work w = {-1, 0, 0};
     if (threadIdx.x % 32 == 0) {
@@ -434,8 +442,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         sk_work w = next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot), next;
         for (int i = first; w.pair >= 0; i += every, w = next) {
             if (ROW_WGS == 1 && i > 0) {
-                const sk_work before = WHOLE ? sk_whole_work_of(&plan, p, i - 1)
-                                             : sk_work_of(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
+                const sk_work before = work_of<WHOLE>(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
                 /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
