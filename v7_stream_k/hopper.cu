@@ -208,7 +208,7 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[
  * walks the same pieces. */
 /* The i-th piece of cluster p as the plan deals it out; the instance for
  * whole pairs only (WHOLE) without sk_work_of's stream-K code, which made
- * its start 2-6% slower on small calls (plots/NOTES.md). */
+ * small calls up to 6.5% slower (plots/NOTES.md). */
 template <int WHOLE>
 __device__ __forceinline__ sk_work work_of(const sk_plan *plan, int p, int i)
 {
