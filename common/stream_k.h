@@ -45,7 +45,7 @@
 /* The tile shapes the kernel is built for, [kind] = {rows, columns, CTAs
  * per cluster}; which one a problem gets is the cost model's choice
  * (sk_plan_make, below). */
-#define SK_KINDS 27
+#define SK_KINDS 39
 static const int sk_tile[SK_KINDS][3] = {
     {128, 256, 2}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128, 2}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -75,11 +75,21 @@ static const int sk_tile[SK_KINDS][3] = {
      * operand tile, 16 KB a k-tile of 128 against a pair's 24 (sk_each_cand
      * says where the other quads may be 2 x 2) */
     {64, 64, 4},
+    /* 27-38: clusters of 8 CTAs (V7_TILE "128x112o"), 2 x 4 or 4 x 2 tiles
+     * sharing both operands: a CTA asks L2 for a quarter of one operand tile
+     * and half of the other (128 x 112 in 2 x 4: 11 KB a k-tile against a
+     * pair's 23), as cuBLAS's kernels for skinny shapes do; only 15 clusters
+     * fit (120 of 132 SMs): whole tiles in one wave (sk_each_cand). Not 128 x
+     * 64: its k-tiles took 190-380 ns where its bytes and MMAs price them at
+     * 160-205, and the plans that chose it ran 0.92-1.55 of the time of those
+     * without (H100, 8 shapes; plots/calib/cl8/). */
+    {128, 80, 8}, {128, 96, 8}, {128, 112, 8}, {128, 128, 8}, {128, 144, 8}, {128, 160, 8},
+    {128, 176, 8}, {128, 192, 8}, {128, 208, 8}, {128, 224, 8}, {128, 240, 8}, {128, 256, 8},
 };
-/* Clusters of 4 a GPU holds where it holds `pairs` clusters of 2: 30 for
- * 66 on an H100 SXM and an H200 (their GPCs; cudaOccupancyMaxActiveClusters).
+/* Clusters of 4 (8) a GPU holds where it holds `pairs` clusters of 2: 30 (15)
+ * for 66 on an H100 SXM (their GPCs; cudaOccupancyMaxActiveClusters).
  * For the CPU tools (make plan, the fit, host tests); v7 asks the GPU. */
-static inline int sk_clusters_of(int kind, int pairs) { return sk_tile[kind][2] == 4 ? pairs * 30 / 66 : pairs; }
+static inline int sk_clusters_of(int kind, int pairs) { return sk_tile[kind][2] == 8 ? pairs * 15 / 66 : sk_tile[kind][2] == 4 ? pairs * 30 / 66 : pairs; }
 /* A tile of 64 rows is one consumer warpgroup's: the kernel's two consumers
  * take turns on them (ping-pong), one's epilogue under the other's MMAs. */
 
@@ -123,7 +133,12 @@ typedef struct {
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
 } sk_plan;
 
-#define SK_SHARE_BOTH 2 /* sk_plan.share_b of a quad of 2 x 2 tiles */
+#define SK_SHARE_BOTH 2  /* sk_plan.share_b of a quad of 2 x 2 tiles, of a cluster of 8 in 2 x 4 */
+#define SK_SHARE_BOTH4 3 /* of a cluster of 8 in 4 x 2 tiles (M x N) */
+/* Tiles along M (R) of a cluster that shares both operands; cl / R along N.
+ * Rank R j + i holds tile (i, j): it loads part j of S = cl / R of A's tile,
+ * multicast to its row, and part i of R of B's, to its column. */
+static inline SK_HD int sk_both_rows(int share_b, int cl) { return share_b == SK_SHARE_BOTH4 ? cl / 2 : 2; }
 
 /* Rows of the TMA boxes v7 loads A and B in (64 k wide, bk / 64 a stage):
  * the shared operand in boxes of 1 / cl of a tile, one per CTA, each
@@ -132,14 +147,14 @@ typedef struct {
  * one box of a_rows rows, CTA 0's (load_stage). */
 static inline int sk_box_rows_a(const sk_plan *s)
 {
-    return s->share_b == SK_SHARE_BOTH ? s->bm / 2
+    return s->share_b >= SK_SHARE_BOTH ? s->bm / (s->cl / sk_both_rows(s->share_b, s->cl))
            : s->share_b                ? s->bm
            : s->a_rows < s->bm         ? s->a_rows
                                        : s->bm / s->cl;
 }
 static inline int sk_box_rows_b(const sk_plan *s)
 {
-    return s->share_b == SK_SHARE_BOTH ? s->bn / 2 : s->share_b ? s->bn / s->cl : s->bn;
+    return s->share_b >= SK_SHARE_BOTH ? s->bn / sk_both_rows(s->share_b, s->cl) : s->share_b ? s->bn / s->cl : s->bn;
 }
 
 /* Start of cluster p's stream-K range (p = clusters: the end of the last).
@@ -165,9 +180,10 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
     s.bk = SK_DEPTH(s.bm, s.bn);
     s.m_blocks = (M + s.bm - 1) / s.bm;
     s.n_blocks = (N + s.bn - 1) / s.bn;
-    s.share_b = share_a == SK_SHARE_BOTH ? SK_SHARE_BOTH : s.m_blocks >= 2 && !share_a;
+    s.share_b = share_a >= SK_SHARE_BOTH ? share_a : s.m_blocks >= 2 && !share_a;
     s.a_rows = s.bm == 64 && M < s.bm ? (M + 7) / 8 * 8 : s.bm;
-    s.pairs = s.share_b == SK_SHARE_BOTH ? (s.m_blocks + 1) / 2 * ((s.n_blocks + 1) / 2)
+    const int br = sk_both_rows(s.share_b, s.cl), bs = s.cl / br;
+    s.pairs = s.share_b >= SK_SHARE_BOTH ? (s.m_blocks + br - 1) / br * ((s.n_blocks + bs - 1) / bs)
               : s.share_b                ? (s.m_blocks + s.cl - 1) / s.cl * s.n_blocks
                                          : s.m_blocks * ((s.n_blocks + s.cl - 1) / s.cl);
     s.clusters = max_clusters[kind];
@@ -254,7 +270,13 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
     s.swap = c.swap != 0;
     if (c.share_a && s.m_blocks < 2)
         return -1;
-    if (c.share_a == SK_SHARE_BOTH && (s.cl != 4 || s.n_blocks < 2))
+    if (c.share_a >= SK_SHARE_BOTH && (s.cl < 4 || s.n_blocks < 2))
+        return -1;
+    if (c.share_a == SK_SHARE_BOTH4 && s.cl != 8)
+        return -1;
+    if (s.cl == 8 && (c.share_a < SK_SHARE_BOTH || c.mode != SK_WHOLE))
+        return -1;
+    if (s.cl == 8 && (sk_box_rows_b(&s) % 8 || sk_box_rows_a(&s) % 8))
         return -1;
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
@@ -292,8 +314,8 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
     c->ways = c->share_a = c->swap = 0;
     if (sscanf(v, "%dx%d%n", &r, &col, &n) != 2)
         return -1;
-    const int cl = v[n] == 'q' ? 4 : 2; /* "RxCq": a 4-CTA cluster's */
-    n += cl == 4;
+    const int cl = v[n] == 'q' ? 4 : v[n] == 'o' ? 8 : 2; /* "RxCq": a 4-CTA cluster's; "o": 8 */
+    n += cl != 2;
     for (int i = 0; i < SK_KINDS; i++)
         if (sk_tile[i][0] == r && sk_tile[i][1] == col && sk_tile[i][2] == cl)
             c->kind = i;
@@ -314,6 +336,8 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
         const char *tail = m + len;
         if (!strncmp(tail, ":AB", 3))
             c->share_a = SK_SHARE_BOTH, tail += 3;
+        else if (!strncmp(tail, ":BA", 3))
+            c->share_a = SK_SHARE_BOTH4, tail += 3;
         else if (!strncmp(tail, ":A", 2))
             c->share_a = 1, tail += 2;
         if (!strcmp(tail, ":T"))
@@ -340,11 +364,11 @@ static inline void sk_cand_name(sk_cand c, char *buf, size_t n)
 {
     if (c.mode == SK_SPLIT)
         snprintf(buf, n, "%dx%d%s:split%d%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1],
-                 sk_tile[c.kind][2] == 4 ? "q" : "", c.ways, c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
+                 sk_tile[c.kind][2] == 4 ? "q" : sk_tile[c.kind][2] == 8 ? "o" : "", c.ways, c.share_a == SK_SHARE_BOTH4 ? ":BA" : c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
                  c.swap ? ":T" : "");
     else
-        snprintf(buf, n, "%dx%d%s:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_tile[c.kind][2] == 4 ? "q" : "",
-                 sk_mode_name[c.mode], c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
+        snprintf(buf, n, "%dx%d%s:%s%s%s", sk_tile[c.kind][0], sk_tile[c.kind][1], sk_tile[c.kind][2] == 4 ? "q" : sk_tile[c.kind][2] == 8 ? "o" : "",
+                 sk_mode_name[c.mode], c.share_a == SK_SHARE_BOTH4 ? ":BA" : c.share_a == SK_SHARE_BOTH ? ":AB" : c.share_a ? ":A" : "",
                  c.swap ? ":T" : "");
 }
 
@@ -446,7 +470,9 @@ typedef struct {
  * L2 term, a power term or both (plots/NOTES.md, twenty-third session). On
  * held-out seeds, against the model without quads: 0.980 (H100) and 0.985
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
- * changed (plots/calib/quads/). Last, a stream-K phase's time times 1.08
+ * changed (plots/calib/quads/). The clusters of 8 (kinds 27-38) likewise
+ * cost their pairs' k_tile and piece, priced by their bytes, but no less
+ * than their MMAs (sk_mma_floor; plots/calib/cl8/). Last, a stream-K phase's time times 1.08
  * (stream; measured over modelled time, stream-K plans ran 1.11-1.16 on the
  * sweeps, whole pairs 1.03-1.05): where it changed the plan, on shapes it was
  * not chosen on, 0.962 (H100, 33 shapes) and 0.964 (H200, 52) of the old
@@ -455,8 +481,10 @@ typedef struct {
  * the same way ran 1.076 of the time where it changed the plan (H100, 18
  * shapes, mostly quads -> split-K), and was not kept. */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4,
+     366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0,
+     800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -484,11 +512,12 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
         return 0; /* split-K's pieces of a pair start together: read once */
     /* a pair's rows of A and of B, and the pairs that read each row block of
      * A, each column block of B */
-    const int both = s->share_b == SK_SHARE_BOTH; /* 2 x 2 */
-    const double pair_a = both ? 2.0 * s->bm : s->share_b ? (double)s->cl * s->bm : s->bm;
-    const double pair_b = both ? 2.0 * s->bn : s->share_b ? s->bn : (double)s->cl * s->bn;
-    const int a_users = both ? (s->n_blocks + 1) / 2 : s->share_b ? s->n_blocks : (s->n_blocks + s->cl - 1) / s->cl;
-    const int b_users = both ? (s->m_blocks + 1) / 2 : s->share_b ? (s->m_blocks + s->cl - 1) / s->cl : s->m_blocks;
+    const int both = s->share_b >= SK_SHARE_BOTH; /* R x S */
+    const int br = sk_both_rows(s->share_b, s->cl), bs = s->cl / br;
+    const double pair_a = both ? (double)br * s->bm : s->share_b ? (double)s->cl * s->bm : s->bm;
+    const double pair_b = both ? (double)bs * s->bn : s->share_b ? s->bn : (double)s->cl * s->bn;
+    const int a_users = both ? (s->n_blocks + bs - 1) / bs : s->share_b ? s->n_blocks : (s->n_blocks + s->cl - 1) / s->cl;
+    const int b_users = both ? (s->m_blocks + br - 1) / br : s->share_b ? (s->m_blocks + s->cl - 1) / s->cl : s->m_blocks;
     const double iter_bytes = (pair_a + pair_b) * s->bk * 2; /* a pair's k-tile */
     const double all_rows = (double)s->m_blocks * s->bm + (double)s->n_blocks * s->bn;
     const double pair_rows = both ? all_rows
@@ -514,8 +543,9 @@ static inline double sk_reread_bytes(const sk_plan *s, int K, const sk_gpu *g, c
  * 24 in a pair. */
 static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
 {
-    const double a = share_b == SK_SHARE_BOTH ? 0.5 : share_b ? 1.0 : 1.0 / cl; /* shares of the tiles */
-    const double b = share_b == SK_SHARE_BOTH ? 0.5 : share_b ? 1.0 / cl : 1.0;
+    const int br = sk_both_rows(share_b, cl);
+    const double a = share_b >= SK_SHARE_BOTH ? (double)br / cl : share_b ? 1.0 : 1.0 / cl; /* shares of the tiles */
+    const double b = share_b >= SK_SHARE_BOTH ? 1.0 / br : share_b ? 1.0 / cl : 1.0;
     return (a * s->bm + b * s->bn) * s->bk * 2;
 }
 
@@ -546,12 +576,29 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
 static inline double sk_bytes_cost(const sk_plan *s, double busy)
 {
     const double ref = sk_cta_bytes(s, 2, s->m_blocks >= 2);
-    const double pair = sk_cta_bytes(s, 2, s->share_b == SK_SHARE_BOTH ? 1 : s->share_b) / ref;
-    if (s->cl != 4 || busy <= 0)
+    const double pair = sk_cta_bytes(s, 2, s->share_b >= SK_SHARE_BOTH ? 1 : s->share_b) / ref;
+    if (s->cl < 4 || busy <= 0)
         return pair;
-    const double quad = sk_cta_bytes(s, 4, s->share_b) / ref;
-    return s->share_b == SK_SHARE_BOTH ? pair - (busy < 1 ? busy : 1) * (pair - quad) : quad;
+    const double quad = sk_cta_bytes(s, s->cl, s->share_b) / ref;
+    return s->share_b >= SK_SHARE_BOTH ? pair - (busy < 1 ? busy : 1) * (pair - quad) : quad;
 }
+/* The least a k-tile of a cluster of 8 takes: its MMAs at the rate of 128 x
+ * 256's k-tile, the one tile shape the MMAs bound (k_tile[0], 636 ns for 128
+ * x 256 x 64), and no less than SK_CL8_K_TILE_MIN. The bytes price
+ * (sk_bytes_cost) can put a cluster of 8 below either: 3664 x 416 x 3936 in
+ * 128 x 112 tiles, 2 x 4, is priced at 204 ns a k-tile by its bytes, 278 by
+ * its MMAs, and took 23.8-24.1 us, where 62 k-tiles of 278 and the per-call
+ * costs make 24.4; 128 x 64 tiles, whose MMAs take 159 ns, took 190-225 ns a
+ * k-tile in 2 x 4 on four shapes (the stage's round trip through the
+ * cluster's barriers; H100, plots/calib/cl8/). Applied to the clusters of 8
+ * only: the pairs' and quads' costs were measured as they are. */
+#define SK_CL8_K_TILE_MIN 210.0
+static inline double sk_mma_floor(const sk_plan *s, const sk_model *m)
+{
+    const double mma = m->k_tile[0] * ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64);
+    return s->cl != 8 ? 0 : mma > SK_CL8_K_TILE_MIN ? mma : SK_CL8_K_TILE_MIN;
+}
+
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
  * of the two, p = m->overlap (30). That is the longer, unless the two are
  * close: 2.3% more than either where they are equal, 0.14% where one is 0.9
@@ -582,7 +629,8 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const int waves = (whole + s->clusters - 1) / s->clusters;
     const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
     const double busy = waves <= 1 && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
-    const double tk = m->k_tile[s->kind] * sk_bytes_cost(s, busy);
+    const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_mma_floor(s, m);
+    const double tk = tb > floor ? tb : floor;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
     const double mma_whole = t_whole;
@@ -662,10 +710,20 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * / 1.10); those of fewer 0.87-1.07, most of them faster. Quads of 2 x 2 tiles
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
- * (1024^3) and 64 x 128 1.01-1.13 (3). */
+ * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
+ * 2 tiles, whole, in one wave whose CTAs fill 4/5 of the SMs or more (14 or
+ * 15 of the 15 an H100 holds): on an H100, forced, such waves ran 0.77-0.90
+ * of the model's plan without them (4 shapes), waves of 6-10 clusters
+ * 1.00-1.19 (4 shapes; plots/calib/cl8/). */
 static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wave of 4/5 */
 {
     return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
+}
+/* Tile shapes with no candidate on some shapes (the 64 x 64 quads', the
+ * clusters of 8: their one-wave rules). */
+static inline int sk_kind_may_have_none(int kind)
+{
+    return sk_only_both(kind) || sk_tile[kind][2] == 8;
 }
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
@@ -675,15 +733,18 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
             if (kind >= 0 ? k != kind || (!fits && (swap || sk_tile_fits(k, N, M))) : !fits)
                 continue;
-            const int only_both = sk_only_both(k);
-            for (int share_a = only_both ? SK_SHARE_BOTH : 0; share_a <= (only_both ? SK_SHARE_BOTH : 1); share_a++)
-                for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) {
+            const int only_both = sk_only_both(k), eight = sk_tile[k][2] == 8;
+            for (int share_a = only_both || eight ? SK_SHARE_BOTH : 0;
+                 share_a <= (eight ? SK_SHARE_BOTH4 : only_both ? SK_SHARE_BOTH : 1); share_a++)
+                for (int mode = 0; mode < (only_both || eight ? SK_WHOLE + 1 : SK_MODES); mode++) {
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
-                            if (!only_both || 5 * s.pairs <= 4 * g->max_clusters[k])
+                            if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
+                                (!eight || (s.pairs <= g->max_clusters[k] &&
+                                            5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0])))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
@@ -857,9 +918,11 @@ static inline SK_HD sk_work sk_whole_work_of(const sk_plan *s, int p, int i)
  * (tile_order_width) unless `width` > 0 fixes it. Host only. */
 static inline tile_map sk_pair_order(const sk_plan *s, int K, int64_t l2_bytes, int width)
 {
-    if (s->share_b == SK_SHARE_BOTH)
-        return tile_map_make((s->m_blocks + 1) / 2, (s->n_blocks + 1) / 2,
-                             width > 0 ? width : tile_order_width(K, 2 * s->bn, l2_bytes));
+    if (s->share_b >= SK_SHARE_BOTH) {
+        const int r = sk_both_rows(s->share_b, s->cl), c = s->cl / r;
+        return tile_map_make((s->m_blocks + r - 1) / r, (s->n_blocks + c - 1) / c,
+                             width > 0 ? width : tile_order_width(K, c * s->bn, l2_bytes));
+    }
     if (width <= 0)
         width = tile_order_width(K, s->share_b ? s->bn : s->cl * s->bn, l2_bytes);
     return s->share_b ? tile_map_make((s->m_blocks + s->cl - 1) / s->cl, s->n_blocks, width)
@@ -874,10 +937,10 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
              "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
-             s->share_b == SK_SHARE_BOTH ? "A and B (2 x 2)" : s->share_b != s->swap ? "B" : "A", s->pairs,
+             s->share_b == SK_SHARE_BOTH4 ? "A and B (4 x 2)" : s->share_b == SK_SHARE_BOTH ? (s->cl == 8 ? "A and B (2 x 4)" : "A and B (2 x 2)") : s->share_b != s->swap ? "B" : "A", s->pairs,
              s->k_tiles, s->bk, s->clusters, s->sk_pairs,
              (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
-             s->cl == 4 ? ", clusters of 4" : "");
+             s->cl == 8 ? ", clusters of 8" : s->cl == 4 ? ", clusters of 4" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

@@ -113,9 +113,10 @@ static inline HOST_DEVICE int sched_claim(int grid, int claim, int units)
 /* The tile of CTA `rank` (0 .. cl - 1) of a cluster of cl CTAs working on
  * `pair`. share_b 1: the pair is cl M-blocks x 1 N-block (they share B),
  * ordered by `pairs` over ((m_blocks + cl - 1) / cl, n_blocks); 0: 1 x cl
- * (they share A), over (m_blocks, (n_blocks + cl - 1) / cl); 2 (cl = 4):
- * 2 x 2, rank 2 j + i at M-block 2 pm + i, N-block 2 pn + j, over
- * ((m_blocks + 1) / 2, (n_blocks + 1) / 2). Where the group does not divide
+ * (they share A), over (m_blocks, (n_blocks + cl - 1) / cl); 2 (cl 4 or 8)
+ * and 3 (cl 8): R x S tiles, R = 2 (share_b 2) or cl / 2 (3), S = cl / R,
+ * rank R j + i at M-block R pm + i, N-block S pn + j, over ((m_blocks + R -
+ * 1) / R, (n_blocks + S - 1) / S). Where the group does not divide
  * the count, the last group's last tiles lie past the edge (m or n >= the
  * block count). */
 static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int pair, int rank, int share_b, int cl,
@@ -123,9 +124,10 @@ static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int p
 {
     int pm, pn;
     tile_map_coord(pairs, pair, &pm, &pn);
-    if (share_b == 2) {
-        *m_block = 2 * pm + (rank & 1);
-        *n_block = 2 * pn + (rank >> 1);
+    if (share_b >= 2) { /* R x S tiles: R = 2 (share_b 2) or cl / 2 (3) M-blocks; */
+        const int lr = share_b == 3 && cl == 8 ? 2 : 1; /* log2 R: shifts, not divisions */
+        *m_block = (pm << lr) + (rank & ((1 << lr) - 1));
+        *n_block = (cl >> lr) * pn + (rank >> lr);
         return;
     }
     *m_block = share_b ? cl * pm + rank : pm;

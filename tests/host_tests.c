@@ -767,16 +767,17 @@ static void test_tile_order_width(void)
  * unit and then claiming more in a pseudo-random interleaving (each claim is
  * one atomicAdd on the shared counter). Every unit must be worked on exactly
  * once, and every CTA must end on a -1. For clusters (pairs = cl, 2 for v6,
- * 2 or 4 for v7), each unit is a cluster's group of cl tiles, which through
+ * 2, 4 or 8 for v7), each unit is a cluster's group of cl tiles, which through
  * tile_map_group_coord (tile_map_pair_coord for 2) must cover the grid exactly
  * once (the tiles of the last group past an edge that cl does not divide
  * lying just past it); pairs = 0: single tiles. */
 static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int share_b,
                            uint64_t seed)
 {
-    const int both = share_b == SK_SHARE_BOTH; /* 2 x 2 tiles a unit */
-    const int umb = both ? (mb + 1) / 2 : pairs && share_b ? (mb + pairs - 1) / pairs : mb;
-    const int unb = both ? (nb + 1) / 2 : pairs && !share_b ? (nb + pairs - 1) / pairs : nb;
+    const int both = share_b >= SK_SHARE_BOTH; /* R x S tiles a unit */
+    const int br = both ? sk_both_rows(share_b, pairs) : 1, bs = both ? pairs / br : 1;
+    const int umb = both ? (mb + br - 1) / br : pairs && share_b ? (mb + pairs - 1) / pairs : mb;
+    const int unb = both ? (nb + bs - 1) / bs : pairs && !share_b ? (nb + pairs - 1) / pairs : nb;
     tile_map t = tile_map_make(umb, unb, sw);
     const int units = umb * unb;
     if (grid > units) grid = units; /* the launch never starts more CTAs than units */
@@ -803,7 +804,7 @@ static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int shar
             else if (pairs) tile_map_group_coord(&t, u, r, share_b, pairs, &m, &n);
             else tile_map_coord(&t, u, &m, &n);
             if (m >= mb || n >= nb) { /* a group's last tiles past an edge cl does not divide */
-                EXPECT(pairs && (both      ? m < 2 * umb && n < 2 * unb
+                EXPECT(pairs && (both      ? m < br * umb && n < bs * unb
                                  : share_b ? m >= mb && m < umb * pairs && n < nb
                                            : n >= nb && n < unb * pairs && m < mb),
                        "grid %dx%d unit %d rank %d -> (%d, %d) outside", mb, nb, u, r, m, n);
@@ -820,7 +821,7 @@ static void check_schedule(int mb, int nb, int sw, int grid, int pairs, int shar
     for (size_t i = 0; i < (size_t)mb * (size_t)nb && !cur_failed; i++)
         EXPECT(seen[i] == 1, "grid %dx%d: tile (%zu, %zu) never computed", mb, nb, i / (size_t)nb,
                i % (size_t)nb);
-    const int want_extra = !pairs ? 0 : both ? 4 * umb * unb - mb * nb : share_b ? (umb * pairs - mb) * nb : (unb * pairs - nb) * mb;
+    const int want_extra = !pairs ? 0 : both ? pairs * umb * unb - mb * nb : share_b ? (umb * pairs - mb) * nb : (unb * pairs - nb) * mb;
     EXPECT(extra == want_extra, "grid %dx%d: %d tiles past the edge, want %d", mb, nb, extra,
            want_extra);
     EXPECT(counter == units - grid + grid, "claims %d, want %d (one -1 per CTA)", counter, units);
@@ -851,6 +852,12 @@ static void test_scheduler(void)
             for (int share_b = 0; share_b < 3 && !cur_failed; share_b++) /* 2: 2 x 2 */
                 check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 4 + 1, 4, share_b,
                                7 + g * 11 + c);
+    end();
+    begin("scheduler_clusters_of_8_once"); /* 2 x 4 (share_b 2) and 4 x 2 (3) tiles */
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0] && !cur_failed; g++)
+        for (size_t c = 0; c < sizeof ctas / sizeof ctas[0] && !cur_failed; c++)
+            for (int share_b = SK_SHARE_BOTH; share_b <= SK_SHARE_BOTH4 && !cur_failed; share_b++)
+                check_schedule(grids[g][0], grids[g][1], 2, ctas[c] / 8 + 1, 8, share_b, 3 + g * 7 + c);
     end();
     begin("sched_claim");
     EXPECT(sched_claim(132, 0, 2048) == 132, "first claim");
@@ -892,7 +899,9 @@ static void check_stream_k(int M, int N, int K, const int clusters[SK_KINDS], sk
         EXPECT(s.bm == 64 && !s.share_b && s.m_blocks == 1 && ra == s.a_rows && s.a_rows >= M &&
                s.a_rows < M + 8, "%dx%dx%d: a_rows %d of a %d-row tile", M, N, K, s.a_rows, s.bm);
     else
-        EXPECT(s.a_rows == s.bm && ra == (s.share_b == SK_SHARE_BOTH ? s.bm / 2 : s.share_b ? s.bm : s.bm / s.cl),
+        EXPECT(s.a_rows == s.bm && ra == (s.share_b >= SK_SHARE_BOTH ? s.bm * sk_both_rows(s.share_b, s.cl) / s.cl
+                                          : s.share_b                ? s.bm
+                                                                     : s.bm / s.cl),
                "%dx%dx%d: a_rows %d box %d", M, N, K, s.a_rows, ra);
     /* The k-tiles: 128 deep for the 64-row tiles up to 128 columns, 64 for
      * the others (the kernel's BK is the same SK_DEPTH), covering K with
@@ -1089,7 +1098,7 @@ static void test_stream_k(void)
             const sk_gpu g = gpu_of(gpus[gi], 3352);
             for (int kind = -1; kind < SK_KINDS && !cur_failed; kind++) {
                 const sk_plan s = sk_plan_make(M, N, K, &g, &sk_model_sm90, kind);
-                if (s.clusters > 0 || kind < 0 || !sk_only_both(kind)) /* 64 x 64q: none on some shapes */
+                if (s.clusters > 0 || kind < 0 || !sk_kind_may_have_none(kind))
                     check_stream_k(M, N, K, gpus[gi], s);
             }
             cand_check x = {M, N, K, 0, gpus[gi]};
@@ -1224,7 +1233,7 @@ static void test_stream_k(void)
         EXPECT(tb >= ta, "%dx%dx%d: %.0f ns, with K + 64 %.0f ns", M, N, K, ta, tb);
         for (int k = 0; k < SK_KINDS; k++) {
             const sk_plan f = sk_plan_make(M, N, K, g, &sk_model_sm90, k);
-            if (!f.clusters && sk_only_both(k)) /* 64 x 64q: none on this shape */
+            if (!f.clusters && sk_kind_may_have_none(k)) /* none on this shape */
                 continue;
             EXPECT(f.kind == k && sk_model_ns(&f, M, N, K, g, &sk_model_sm90) >= ta / (1 + SK_TIE),
                    "%dx%dx%d: tile %d beats the choice", M, N, K, k); /* ties: sk_tie_better */
@@ -1410,6 +1419,49 @@ static void test_stream_k(void)
                    gi ? "H200" : "H100");
         }
     }
+    /* Clusters of 8 (plots/calib/cl8/, H100, forced against the plan without
+     * them): 2 x 4 or 4 x 2 tiles, whole, one wave. A CTA's bytes: 128 x 112
+     * in 2 x 4 asks for 32 rows of A and 56 of B, 11 KB a k-tile against a
+     * pair's 23 (sharing B); its k-tile is priced no lower than its MMAs at
+     * 128 x 256's rate. */
+    EXPECT(sk_cand_parse("128x112o:dp:AB", &c) == 0 && sk_tile[c.kind][2] == 8 && c.share_a == SK_SHARE_BOTH &&
+               sk_plan_of(3664, 416, 3936, h100, c, &s) == 0 && s.pairs == 15 && sk_box_rows_a(&s) == 32 &&
+               sk_box_rows_b(&s) == 56 && fabs(sk_bytes_cost(&s, 1) - 88.0 / 184) < 1e-12 &&
+               fabs(sk_mma_floor(&s, &sk_model_sm90) - sk_model_sm90.k_tile[0] * 112 / 256) < 1e-9,
+           "128x112o:dp:AB at 3664x416x3936: %d pairs, boxes %d / %d, bytes %g", s.pairs, sk_box_rows_a(&s),
+           sk_box_rows_b(&s), sk_bytes_cost(&s, 1));
+    EXPECT(sk_cand_parse("128x96o:dp:BA:T", &c) == 0 && c.share_a == SK_SHARE_BOTH4 && c.swap &&
+               sk_plan_of(176, 7152, 1448, h100, c, &s) == 0 && s.m_blocks == 56 && s.n_blocks == 2 &&
+               s.pairs == 14 && sk_box_rows_a(&s) == 64 && sk_box_rows_b(&s) == 24,
+           "128x96o:dp:BA:T at 176x7152x1448: %d x %d blocks, %d pairs", s.m_blocks, s.n_blocks, s.pairs);
+    {   /* only whole pairs, only sharing both, 4 x 2 only where a quarter of B's
+         * tile is whole swizzle atoms (8 rows), the 4 x 2 form on clusters of 8
+         * only, and never with one block column */
+        sk_cand o;
+        EXPECT(sk_cand_parse("128x112o:dp:AB", &o) == 0, "128x112o");
+        const int k8 = o.kind, k4 = 20; /* 128 x 128 in quads */
+        EXPECT(sk_plan_of(3664, 416, 3936, h100, (sk_cand){k8, SK_STREAM, 0, SK_SHARE_BOTH, 0}, &s) == -1 &&
+                   sk_plan_of(3664, 416, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, 0, 0}, &s) == -1 &&
+                   sk_plan_of(3664, 416, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, 1, 0}, &s) == -1 &&
+                   sk_plan_of(3664, 416, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, SK_SHARE_BOTH4, 0}, &s) == -1 &&
+                   sk_plan_of(3664, 416, 3936, h100, (sk_cand){k4, SK_WHOLE, 0, SK_SHARE_BOTH4, 0}, &s) == -1 &&
+                   sk_plan_of(3664, 100, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, SK_SHARE_BOTH, 0}, &s) == -1 &&
+                   sk_cand_parse("128x112o:split2:AB", &o) == 0 &&
+                   sk_plan_of(300, 300, 8000, h100, o, &s) == -1,
+               "clusters of 8: forms that do not apply");
+    }
+    /* The plan picks them where one wave of them fills 4/5 of the SMs or more
+     * (0.77-0.90 of the time there), not on fewer (6-10 clusters: 1.00-1.19). */
+    static const int eight_yes[][3] = {{3664, 416, 3936}, {3600, 264, 1584}, {7152, 176, 1448}, {1040, 1512, 1192}};
+    static const int eight_no[][3] = {{2872, 168, 2808}, {1024, 1024, 1024}, {8192, 8192, 8192}, {64, 8192, 8192}};
+    for (int i = 0; i < 4; i++) {
+        s = sk_plan_make(eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], &h1, &sk_model_sm90, -1);
+        EXPECT(s.cl == 8 && s.share_b >= SK_SHARE_BOTH && !s.sk_pairs && s.pairs == s.clusters &&
+                   5 * 8 * s.pairs >= 4 * 132,
+               "%dx%dx%d: clusters of %d, %d pairs", eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], s.cl, s.pairs);
+        s = sk_plan_make(eight_no[i][0], eight_no[i][1], eight_no[i][2], &h1, &sk_model_sm90, -1);
+        EXPECT(s.cl != 8, "%dx%dx%d: clusters of 8", eight_no[i][0], eight_no[i][1], eight_no[i][2]);
+    }
     /* A quad cut in split-K pieces is priced as its pair, and the tie goes to
      * the pair (88 x 304 x 5048: 64 x 64 split 10 ways on 50 clusters, not 3
      * quads on 30). */
@@ -1475,10 +1527,12 @@ static void test_stream_k(void)
      * 176 x 128, 77.1 -> 74.3 us. And the model is symmetric: C^T's problem
      * costs what C's does. (296 x 4664 x 6296 is now one wave of 128 x 128 in
      * quads, which ran 53.1 us against 51.0 for the plan of C^T that came
-     * before, H100, plots/calib/quads/: a miss of the model, not tested.) */
-    static const int swapped[][4] = {{144, 6040, 1744, 80}, {1888, 4176, 4600, 240}, {9576, 376, 6784, 224},
-                                     {528, 13184, 2312, 176}};
-    for (int i = 0; i < 4; i++) {
+     * before, H100, plots/calib/quads/: a miss of the model, not tested. So is
+     * 144 x 6040 x 1744, now 128 x 112 tiles of C in a cluster of 8, 2 x 4, the
+     * second row of tiles 16 rows deep: 15.9 us against 14.8 for the 80 x 128
+     * tiles of C^T, H100, plots/calib/cl8/.) */
+    static const int swapped[][4] = {{1888, 4176, 4600, 240}, {9576, 376, 6784, 224}, {528, 13184, 2312, 176}};
+    for (int i = 0; i < 3; i++) {
         s = sk_plan_make(swapped[i][0], swapped[i][1], swapped[i][2], &h1, &sk_model_sm90, -1);
         EXPECT(s.swap && s.bm == 128 && s.bn == swapped[i][3], "%dx%dx%d: swap %d, %d x %d, want 128 x %d of C^T",
                swapped[i][0], swapped[i][1], swapped[i][2], s.swap, s.bm, s.bn, swapped[i][3]);

@@ -133,8 +133,9 @@ int main(int argc, char **argv)
         printf("swapped: the kernel computes C^T = B A^T, %lld x %lld; below, its rows are C's columns "
                "(N), its A is B\n", N, M);
     char group[32];
-    if (s.share_b == SK_SHARE_BOTH)
-        snprintf(group, sizeof group, "quads of 2 x 2 tiles");
+    const int br = sk_both_rows(s.share_b, s.cl);
+    if (s.share_b >= SK_SHARE_BOTH)
+        snprintf(group, sizeof group, "clusters of %d x %d tiles", br, s.cl / br);
     else
         snprintf(group, sizeof group, "%s of %d %s-neighbours", s.cl == 4 ? "quads" : "pairs", s.cl,
                  s.share_b ? rows : s.swap ? "M" : "N");
@@ -147,17 +148,21 @@ int main(int argc, char **argv)
     const long long pitch = 2 * ((K + 7) / 8 * 8);
     /* How each operand arrives: a CTA's own, a part of the tile from each
      * CTA that shares it, or (a short A) CTA 0's whole box. */
-    const int both = s.share_b == SK_SHARE_BOTH;
+    const int both = s.share_b >= SK_SHARE_BOTH;
     const char *own = "each CTA its own";
-    const char *part = both ? "half a tile per CTA, multicast to the 2 CTAs that share it"
+    char a_part[64], b_part[64];
+    snprintf(a_part, sizeof a_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", s.cl / br, s.cl / br);
+    snprintf(b_part, sizeof b_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", br, br);
+    const char *part = both ? a_part
                        : s.cl == 4 ? "a quarter tile per CTA, multicast to all 4"
                                    : "half a tile per CTA, multicast to both";
     const char *a_how = both || !s.share_b ? (s.a_rows < s.bm ? (s.cl == 4 ? "CTA 0's, multicast to all 4"
                                                                           : "CTA 0's, multicast to both")
                                                               : part)
                                            : own;
+    const char *b_how = both ? b_part : s.share_b ? part : own;
     printf("loads: %s in [%d x 64] boxes (%s), %s in [%d x 64] boxes (%s); rows %lld bytes apart: "
-           "L2 promotion %s\n", ka, sk_box_rows_a(&s), a_how, kb, sk_box_rows_b(&s), both || s.share_b ? part : own,
+           "L2 promotion %s\n", ka, sk_box_rows_a(&s), a_how, kb, sk_box_rows_b(&s), b_how,
            pitch,
            tmap_promotion_streamed((uint64_t)pitch, sk_streams_dram(&s, (int)M, (int)N, (int)K, &g, &sk_model_sm90)) ==
                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B

@@ -26,7 +26,9 @@
  *    consumer's, the two taking turns on pieces (ping-pong); so is the
  *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
  *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
- *    operand, or, 64 x 64 tiles 2 x 2, half of each operand);
+ *    operand, or, 64 x 64 tiles 2 x 2, half of each operand; or 8 in 2 x 4
+ *    or 4 x 2 tiles, in the 15 clusters of 8 it holds: a quarter of one
+ *    operand and half of the other);
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
@@ -80,8 +82,8 @@
                                        * 128-row tile; a 64-row tile is one's alone, and
                                        * the two take turns (ping-pong)               */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
-#define CLUSTER CL                    /* CTAs per cluster: a pair (2), or a quad (4): the
-                                       * kernel's template parameter CL (sk_tile)    */
+#define CLUSTER CL                    /* CTAs per cluster: a pair (2), a quad (4) or 8:
+                                       * the kernel's template parameter CL (sk_tile) */
 /* Which operand a pair shares is the plan's choice (plan.share_b); the group
  * width of the tile order is worked out per call from K and the L2 size
  * (tile_order_width); -DSWIZZLE=n fixes it, for experiments. */
@@ -137,6 +139,24 @@
  * stream_k.h) comes whole, from CTA 0 alone: a box of rows past the edge is
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
  * at M = 64). */
+/* A box of each operand for a cluster of R x S tiles sharing both (2 x 2, 2 x 4
+ * or 4 x 2): rank R j + i holds tile (i, j); A's part j of S goes to the CTAs
+ * of row i (ranks i + R j'), B's part i of R to those of column j (ranks R j ..
+ * R j + R - 1). A CTA asks L2 for BM / S rows of A and BN / R of B. */
+template <int BM, int BN, int R, int S>
+__device__ __forceinline__ void load_both(uint32_t a, uint32_t b, const CUtensorMap *tmap_a,
+                                          const CUtensorMap *tmap_b, int k, int m0, int n0, uint32_t rank,
+                                          uint32_t full)
+{
+    const uint32_t i = rank % R, jj = rank / R;
+    constexpr uint32_t a_mask = S == 4 ? 0x55u : R == 4 ? 0x11u : 0x5u;
+    constexpr uint32_t b_mask = (1u << R) - 1;
+    cp_async_bulk_tensor_2d_global_to_shared_multicast(a + jj * (BM / S) * BOX_K * 2, tmap_a, k,
+                                                       m0 + (int)(jj * (BM / S)), full, (uint16_t)(a_mask << i));
+    cp_async_bulk_tensor_2d_global_to_shared_multicast(b + i * (BN / R) * BOX_K * 2, tmap_b, k,
+                                                       n0 + (int)(i * (BN / R)), full, (uint16_t)(b_mask << (R * jj)));
+}
+
 template <int BM, int BN, int CL>
 __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
                                            const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
@@ -148,20 +168,19 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
     for (int j = 0; j < BK / BOX_K; j++) { /* box j: k = kt * BK + 64 j .. + 63 */
         const int k = kt * BK + j * BOX_K;
         const uint32_t a = stage + j * BM * BOX_K * 2, b = stage + TILE_A_BYTES + j * BN * BOX_K * 2;
-        if (a_rows < BM) { /* C is one block row (the pair shares A); the rest of the A
+        if constexpr (CL == 8) { /* 2 x 4 or 4 x 2 tiles: no other way (sk_plan_of) */
+            if (share_b == SK_SHARE_BOTH4)
+                load_both<BM, BN, 4, 2>(a, b, tmap_a, tmap_b, k, m0, n0, rank, full);
+            else
+                load_both<BM, BN, 2, 4>(a, b, tmap_a, tmap_b, k, m0, n0, rank, full);
+        } else if (a_rows < BM) { /* C is one block row (the pair shares A); the rest of the A
                             * tile is never written: the MMAs' rows there lie past C,
                             * and no store writes them */
             if (rank == 0)
                 cp_async_bulk_tensor_2d_global_to_shared_multicast(a, tmap_a, k, m0, full, (1 << CLUSTER) - 1);
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
-        } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* 2 x 2: rank 2 j + i, tile (i, j) of the
-                            * quad; A's half j to the CTAs of row i (ranks i, i + 2), B's half
-                            * i to those of column j (ranks 2 j, 2 j + 1) */
-            const uint32_t i = rank & 1, jj = rank >> 1;
-            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + jj * BM / 2 * BOX_K * 2, tmap_a, k,
-                                                               m0 + (int)jj * BM / 2, full, (uint16_t)(0x5 << i));
-            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + i * BN / 2 * BOX_K * 2, tmap_b, k,
-                                                               n0 + (int)i * BN / 2, full, (uint16_t)(0x3 << (2 * jj)));
+        } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* a quad of 2 x 2 tiles (load_both) */
+            load_both<BM, BN, 2, 2>(a, b, tmap_a, tmap_b, k, m0, n0, rank, full);
         } else if (share_b) {
             cp_async_bulk_tensor_2d_global_to_shared(a, tmap_a, k, m0, full);
             cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / CLUSTER * BOX_K * 2, tmap_b, k,
@@ -324,7 +343,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     griddepcontrol_wait();
 
     const int wg = tid / 128;
-    const bool exit_barrier = BM == 128 && sk_claims(&plan); /* see the end (worked out there,
+    const bool exit_barrier = BM == 128 && CL == 2 && sk_claims(&plan); /* see the end (worked out there,
                                                                * it spilled in one kernel) */
     if (wg == 0) {
         /* Producer: one thread fills the ring, each stage once the consumers
@@ -367,7 +386,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * common/workspace.h), whether this call claims or not. */
             if (p == 0 && counters)
                 counters[(gen + 1) % 2] = 0;
-            if (BM == 128 && sk_claims(&plan)) {
+            if (BM == 128 && CL == 2 && sk_claims(&plan)) { /* pairs only (sk_claims_of): in a
+                                                             * cluster of 8 its posts spilled */
                 int *next_pair = &counters[gen % 2]; /* zeroed by the call before */
                 pipeline tp = pipeline_producer(pair_full, pair_empty, 1);
                 int n = -1; /* the plan's pieces handed on, after the deal's whole pairs; -1: claiming */
@@ -390,7 +410,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     pipeline_advance(&tp);
                 } while (w.pair >= 0);
             }
-        } else if (BM == 128 && tid == 32 && sk_claims(&plan)) {
+        } else if (BM == 128 && CL == 2 && tid == 32 && sk_claims(&plan)) {
             /* CTA 1's relay, as v6's: once every reader of this CTA has taken
              * the pair in the slot, one arrival (release, at cluster scope) at
              * CTA 0's pair_empty says so. */
@@ -823,6 +843,16 @@ static cudaError_t max_clusters_both(int *clusters)
     return cudaSuccess;
 }
 
+template <int BM, int BN, int CL>
+static cudaError_t max_clusters_whole(int *clusters)
+{
+    int n[2];
+    CUDA_TRY((max_clusters_of<BM, BN, 0, 1, CL>(&n[0])));
+    CUDA_TRY((max_clusters_of<BM, BN, 1, 1, CL>(&n[1])));
+    *clusters = n[0] < n[1] ? n[0] : n[1];
+    return cudaSuccess;
+}
+
 template <int BM, int BN, int T, int WHOLE, int CL>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
@@ -848,6 +878,11 @@ typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const
     {bm, bn, cl, max_clusters_both<bm, bn, cl>,                                                              \
      {{launch_plan<bm, bn, 0, 0, cl>, launch_plan<bm, bn, 0, 1, cl>},                                         \
       {launch_plan<bm, bn, 1, 0, cl>, launch_plan<bm, bn, 1, 1, cl>}}}
+/* Clusters of 8: whole pairs only (sk_each_cand), so one instance serves both. */
+#define KERNEL8(bm, bn)                                                                                     \
+    {bm, bn, 8, max_clusters_whole<bm, bn, 8>,                                                               \
+     {{launch_plan<bm, bn, 0, 1, 8>, launch_plan<bm, bn, 0, 1, 8>},                                           \
+      {launch_plan<bm, bn, 1, 1, 8>, launch_plan<bm, bn, 1, 1, 8>}}}
 static const struct {
     int bm, bn, cl;
     cudaError_t (*max_clusters)(int *);
@@ -859,8 +894,12 @@ static const struct {
     KERNEL(128, 240, 2), KERNEL(64, 80, 2),   KERNEL(64, 96, 2),   KERNEL(64, 112, 2),  KERNEL(128, 256, 4),
     KERNEL(128, 128, 4), KERNEL(128, 192, 4), KERNEL(128, 224, 4), KERNEL(128, 160, 4), KERNEL(128, 96, 4),
     KERNEL(128, 64, 4),  KERNEL(64, 64, 4),
+    KERNEL8(128, 80),    KERNEL8(128, 96),    KERNEL8(128, 112),   KERNEL8(128, 128),   KERNEL8(128, 144),
+    KERNEL8(128, 160),   KERNEL8(128, 176),   KERNEL8(128, 192),   KERNEL8(128, 208),   KERNEL8(128, 224),
+    KERNEL8(128, 240),   KERNEL8(128, 256),
 };
 #undef KERNEL
+#undef KERNEL8
 
 static cudaError_t get_facts(const device_facts **out)
 {
