@@ -132,7 +132,7 @@ int main(int argc, char **argv)
     if (s.swap)
         printf("swapped: the kernel computes C^T = B A^T, %lld x %lld; below, its rows are C's columns "
                "(N), its A is B\n", N, M);
-    char group[32];
+    char group[48];
     const int br = sk_both_rows(s.share_b, s.cl);
     if (s.share_b >= SK_SHARE_BOTH)
         snprintf(group, sizeof group, "clusters of %d x %d tiles", br, s.cl / br);
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
      * CTA that shares it, or (a short A) CTA 0's whole box. */
     const int both = s.share_b >= SK_SHARE_BOTH;
     const char *own = "each CTA its own";
-    char a_part[64], b_part[64];
+    char a_part[96], b_part[96];
     snprintf(a_part, sizeof a_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", s.cl / br, s.cl / br);
     snprintf(b_part, sizeof b_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", br, br);
     const char *part = both ? a_part
