@@ -714,11 +714,23 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * 2 tiles, whole, in one wave whose CTAs fill 4/5 of the SMs or more (14 or
  * 15 of the 15 an H100 holds): on an H100, forced, such waves ran 0.77-0.90
  * of the model's plan without them (4 shapes), waves of 6-10 clusters
- * 1.00-1.19 (4 shapes; plots/calib/cl8/). */
+ * 1.00-1.19 (4 shapes); and whose tiles cover no more than 4/3 of C: the
+ * model prices every CTA of a wave alike, padding or not, and of 33 plans
+ * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
+ * of the time without them, those padding it less 0.65-1.01
+ * (plots/calib/cl8/). */
 static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wave of 4/5 */
 {
     return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
 }
+/* The area of C its clusters' tiles cover, padding included. */
+static inline int64_t sk_cover(const sk_plan *s)
+{
+    const int r = s->share_b >= SK_SHARE_BOTH ? sk_both_rows(s->share_b, s->cl) : s->share_b ? s->cl : 1;
+    const int c = s->share_b >= SK_SHARE_BOTH ? s->cl / r : s->share_b ? 1 : s->cl;
+    return (int64_t)((s->m_blocks + r - 1) / r) * r * s->bm * ((int64_t)((s->n_blocks + c - 1) / c) * c * s->bn);
+}
+
 /* Tile shapes with no candidate on some shapes (the 64 x 64 quads', the
  * clusters of 8: their one-wave rules). */
 static inline int sk_kind_may_have_none(int kind)
@@ -744,7 +756,8 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
                                 (!eight || (s.pairs <= g->max_clusters[k] &&
-                                            5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0])))
+                                            5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0] &&
+                                            3 * sk_cover(&s) <= 4 * (int64_t)M * N)))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
