@@ -124,7 +124,7 @@ static inline HOST_DEVICE void tile_map_group_coord(const tile_map *pairs, int p
 {
     int pm, pn;
     tile_map_coord(pairs, pair, &pm, &pn);
-    if (share_b >= 2) { /* R x S tiles: R = 2 (share_b 2) or cl / 2 (3) M-blocks; */
+    if (share_b == 2 || (cl == 8 && share_b == 3)) { /* R x S tiles: R = 2 (share_b 2) or cl / 2 (3); */
         const int lr = share_b == 3 && cl == 8 ? 2 : 1; /* log2 R: shifts, not divisions */
         *m_block = (pm << lr) + (rank & ((1 << lr) - 1));
         *n_block = (cl >> lr) * pn + (rank >> lr);

@@ -179,8 +179,15 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
             if (rank == 0)
                 cp_async_bulk_tensor_2d_global_to_shared_multicast(a, tmap_a, k, m0, full, (1 << CLUSTER) - 1);
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
-        } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* a quad of 2 x 2 tiles (load_both) */
-            load_both<BM, BN, 2, 2>(a, b, tmap_a, tmap_b, k, m0, n0, rank, full);
+        } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* 2 x 2: rank 2 j + i, tile (i, j) of the
+                            * quad; A's half j to the CTAs of row i (ranks i, i + 2), B's half
+                            * i to those of column j (ranks 2 j, 2 j + 1); as load_both<2, 2>, whose
+                            * code made the 64 x 64 quads' kernels 8 instructions longer */
+            const uint32_t i = rank & 1, jj = rank >> 1;
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(a + jj * BM / 2 * BOX_K * 2, tmap_a, k,
+                                                               m0 + (int)jj * BM / 2, full, (uint16_t)(0x5 << i));
+            cp_async_bulk_tensor_2d_global_to_shared_multicast(b + i * BN / 2 * BOX_K * 2, tmap_b, k,
+                                                               n0 + (int)i * BN / 2, full, (uint16_t)(0x3 << (2 * jj)));
         } else if (share_b) {
             cp_async_bulk_tensor_2d_global_to_shared(a, tmap_a, k, m0, full);
             cp_async_bulk_tensor_2d_global_to_shared_multicast(b + rank * BN / CLUSTER * BOX_K * 2, tmap_b, k,
