@@ -617,6 +617,7 @@ if [ ! -x "$fit" ]; then
     bad "$fit" "missing or not executable"
 else
     C=plots/calib
+    kinds=$(sed -n 's/^#define SK_KINDS \([0-9]*\)$/\1/p' common/stream_k.h) # tile shapes: 0 .. kinds - 1
     run_bin "$fit" --no-fit 52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_random_heldout.csv
     want=$(sed -n 's|^ *{\([0-9., ]*\)}, */\* k_tile:.*|{{\1}, /* k_tile */|p' common/stream_k.h)
     got=$(sed -n 2p "$tmp/out")
@@ -629,8 +630,8 @@ else
     check "fit --held-out: the fitted rows are the fitted file's" "$(head -n 1 "$tmp/out")" \
         grep -qx "rows $(grep -c ',[0-9]*x[0-9]*:' $C/h100_fixed.csv), rms log error [0-9.]*" "$tmp/out"
     for args in "" "52428800" "52428800 nope.csv" "52428800 --held-out 3352:$C/h100_fixed.csv" \
-        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds 27 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv" \
-        "--no-fit --before 0 52428800 3352:$C/h100_fixed.csv" "--no-fit --before 28 52428800 3352:$C/h100_fixed.csv"; do
+        "52428800 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv --held-out 3352:$C/h100_fixed.csv" "--kinds $kinds 52428800 3352:$C/h100_fixed.csv" "--kinds 1x 52428800 3352:$C/h100_fixed.csv" \
+        "--no-fit --before 0 52428800 3352:$C/h100_fixed.csv" "--no-fit --before $((kinds + 1)) 52428800 3352:$C/h100_fixed.csv"; do
         # shellcheck disable=SC2086
         run_bin "$fit" $args
         if [ $rc -eq 0 ] || [ -s "$tmp/out" ] || ! grep -q error "$tmp/err"; then
@@ -654,10 +655,10 @@ if [ -x "$fit" ]; then
     # no tiles of C^T change none; with them (plots/calib/swap/) some.
     run_bin "$fit" --no-fit --unswapped 52428800 3352:$F/h100_sweep40.csv
     check "fit --unswapped, no tiles of C^T timed: the same picks" "$(grep against "$tmp/out")" \
-        grep -q "tile shapes 0 .. 26, unswapped, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
+        grep -q "tile shapes 0 .. $((kinds - 1)), unswapped, the picks run 1.0000 times as fast (geometric mean), 0 shapes changed" "$tmp/out"
     run_bin "$fit" --no-fit --unswapped 52428800 3352:plots/calib/swap/h100_heldout.csv
     check "fit --unswapped: some picks change" "$(grep against "$tmp/out")" \
-        grep -qE "tile shapes 0 .. 26, unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
+        grep -qE "tile shapes 0 .. $((kinds - 1)), unswapped, the picks run [0-9.]+ times as fast \(geometric mean\), [1-9][0-9]* shapes changed" "$tmp/out"
 fi
 
 # ---- j3. calib_v7's command line (tools/calib.c; it times only on a GPU) -------

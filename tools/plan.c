@@ -151,8 +151,10 @@ int main(int argc, char **argv)
     const int both = s.share_b >= SK_SHARE_BOTH;
     const char *own = "each CTA its own";
     char a_part[96], b_part[96];
-    snprintf(a_part, sizeof a_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", s.cl / br, s.cl / br);
-    snprintf(b_part, sizeof b_part, "1/%d tile per CTA, multicast to the %d CTAs that share it", br, br);
+    snprintf(a_part, sizeof a_part, "%s tile per CTA, multicast to the %d CTAs that share it",
+             s.cl / br == 2 ? "half a" : "a quarter", s.cl / br);
+    snprintf(b_part, sizeof b_part, "%s tile per CTA, multicast to the %d CTAs that share it", br == 2 ? "half a" : "a quarter",
+             br);
     const char *part = both ? a_part
                        : s.cl == 4 ? "a quarter tile per CTA, multicast to all 4"
                                    : "half a tile per CTA, multicast to both";
