@@ -139,10 +139,11 @@
  * stream_k.h) comes whole, from CTA 0 alone: a box of rows past the edge is
  * not free (16 x 8192 x 8192, 64 x 64 tiles, H200: 55.5 us, against 41.5 us
  * at M = 64). */
-/* A box of each operand for a cluster of R x S tiles sharing both (2 x 2, 2 x 4
+/* A box of each operand for a cluster of 8 as R x S tiles sharing both (2 x 4
  * or 4 x 2): rank R j + i holds tile (i, j); A's part j of S goes to the CTAs
  * of row i (ranks i + R j'), B's part i of R to those of column j (ranks R j ..
- * R j + R - 1). A CTA asks L2 for BM / S rows of A and BN / R of B. */
+ * R j + R - 1). A CTA asks L2 for BM / S rows of A and BN / R of B. (A quad's
+ * 2 x 2 is the same, written out in load_stage as it was measured.) */
 template <int BM, int BN, int R, int S>
 __device__ __forceinline__ void load_both(uint32_t a, uint32_t b, const CUtensorMap *tmap_a,
                                           const CUtensorMap *tmap_b, int k, int m0, int n0, uint32_t rank,
@@ -181,8 +182,7 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
             cp_async_bulk_tensor_2d_global_to_shared(b, tmap_b, k, n0, full);
         } else if (CL == 4 && share_b == SK_SHARE_BOTH) { /* 2 x 2: rank 2 j + i, tile (i, j) of the
                             * quad; A's half j to the CTAs of row i (ranks i, i + 2), B's half
-                            * i to those of column j (ranks 2 j, 2 j + 1); as load_both<2, 2>, whose
-                            * code made the 64 x 64 quads' kernels 8 instructions longer */
+                            * i to those of column j (ranks 2 j, 2 j + 1) */
             const uint32_t i = rank & 1, jj = rank >> 1;
             cp_async_bulk_tensor_2d_global_to_shared_multicast(a + jj * BM / 2 * BOX_K * 2, tmap_a, k,
                                                                m0 + (int)jj * BM / 2, full, (uint16_t)(0x5 << i));
