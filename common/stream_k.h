@@ -472,7 +472,7 @@ typedef struct {
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
  * changed (plots/calib/quads/). The clusters of 8 (kinds 27-38) likewise
  * cost their pairs' k_tile and piece, priced by their bytes, but no less
- * than their MMAs (sk_mma_floor; plots/calib/cl8/). Last, a stream-K phase's time times 1.08
+ * than their MMAs or 210 ns (sk_k_tile_floor; plots/calib/cl8/). Last, a stream-K phase's time times 1.08
  * (stream; measured over modelled time, stream-K plans ran 1.11-1.16 on the
  * sweeps, whole pairs 1.03-1.05): where it changed the plan, on shapes it was
  * not chosen on, 0.962 (H100, 33 shapes) and 0.964 (H200, 52) of the old
@@ -591,7 +591,7 @@ static inline double sk_bytes_cost(const sk_plan *s, double busy)
  * cluster's barriers; H100, plots/calib/cl8/). Applied to the clusters of 8
  * only: the pairs' and quads' costs were measured as they are. */
 #define SK_CL8_K_TILE_MIN 210.0
-static inline double sk_mma_floor(const sk_plan *s, const sk_model *m)
+static inline double sk_k_tile_floor(const sk_plan *s, const sk_model *m)
 {
     const double mma = m->k_tile[0] * ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64);
     return s->cl != 8 ? 0 : mma > SK_CL8_K_TILE_MIN ? mma : SK_CL8_K_TILE_MIN;
@@ -627,7 +627,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const int waves = (whole + s->clusters - 1) / s->clusters;
     const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
     const double busy = waves <= 1 && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
-    const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_mma_floor(s, m);
+    const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_k_tile_floor(s, m);
     const double tk = tb > floor ? tb : floor;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
@@ -721,12 +721,11 @@ static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wa
 {
     return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
 }
-/* The area of C its clusters' tiles cover, padding included. */
+/* The area of C its clusters' tiles cover, padding included: every pair
+ * (sk_shape) is cl tiles. */
 static inline int64_t sk_cover(const sk_plan *s)
 {
-    const int r = s->share_b >= SK_SHARE_BOTH ? sk_both_rows(s->share_b, s->cl) : s->share_b ? s->cl : 1;
-    const int c = s->share_b >= SK_SHARE_BOTH ? s->cl / r : s->share_b ? 1 : s->cl;
-    return (int64_t)((s->m_blocks + r - 1) / r) * r * s->bm * ((int64_t)((s->n_blocks + c - 1) / c) * c * s->bn);
+    return (int64_t)s->pairs * s->cl * s->bm * s->bn;
 }
 
 /* Tile shapes with no candidate on some shapes (the 64 x 64 quads', the

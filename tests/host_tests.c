@@ -1427,7 +1427,7 @@ static void test_stream_k(void)
     EXPECT(sk_cand_parse("128x112o:dp:AB", &c) == 0 && sk_tile[c.kind][2] == 8 && c.share_a == SK_SHARE_BOTH &&
                sk_plan_of(3664, 416, 3936, h100, c, &s) == 0 && s.pairs == 15 && sk_box_rows_a(&s) == 32 &&
                sk_box_rows_b(&s) == 56 && fabs(sk_bytes_cost(&s, 1) - 88.0 / 184) < 1e-12 &&
-               fabs(sk_mma_floor(&s, &sk_model_sm90) - sk_model_sm90.k_tile[0] * 112 / 256) < 1e-9,
+               fabs(sk_k_tile_floor(&s, &sk_model_sm90) - sk_model_sm90.k_tile[0] * 112 / 256) < 1e-9,
            "128x112o:dp:AB at 3664x416x3936: %d pairs, boxes %d / %d, bytes %g", s.pairs, sk_box_rows_a(&s),
            sk_box_rows_b(&s), sk_bytes_cost(&s, 1));
     EXPECT(sk_cand_parse("128x96o:dp:BA:T", &c) == 0 && sk_plan_of(120, 7048, 3472, h100, c, &s) == 0 &&
