@@ -472,7 +472,8 @@ typedef struct {
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
  * changed (plots/calib/quads/). The clusters of 8 (kinds 27-38) likewise
  * cost their pairs' k_tile and piece, priced by their bytes, but no less
- * than their MMAs or 210 ns (sk_k_tile_floor; plots/calib/cl8/). Last, a stream-K phase's time times 1.08
+ * than their MMAs at the tensor cores' peak and 70 ns (sk_k_tile_floor; plots/calib/cl8/,
+ * plots/calib/cl8waves/). Last, a stream-K phase's time times 1.08
  * (stream; measured over modelled time, stream-K plans ran 1.11-1.16 on the
  * sweeps, whole pairs 1.03-1.05): where it changed the plan, on shapes it was
  * not chosen on, 0.962 (H100, 33 shapes) and 0.964 (H200, 52) of the old
@@ -580,21 +581,29 @@ static inline double sk_bytes_cost(const sk_plan *s, double busy)
     const double quad = sk_cta_bytes(s, s->cl, s->share_b) / ref;
     return s->share_b >= SK_SHARE_BOTH ? pair - (busy < 1 ? busy : 1) * (pair - quad) : quad;
 }
-/* The least a k-tile of a cluster of 8 takes: its MMAs at the rate of 128 x
- * 256's k-tile, the one tile shape the MMAs bound (k_tile[0], 636 ns for 128
- * x 256 x 64), and no less than SK_CL8_K_TILE_MIN. The bytes price
- * (sk_bytes_cost) can put a cluster of 8 below either: 3664 x 416 x 3936 in
- * 128 x 112 tiles, 2 x 4, is priced at 204 ns a k-tile by its bytes, 278 by
- * its MMAs, and took 23.8-24.1 us, where 62 k-tiles of 278 and the per-call
- * costs make 24.4; 128 x 64 tiles, whose MMAs take 159 ns, took 190-225 ns a
- * k-tile in 2 x 4 on four shapes (the stage's round trip through the
- * cluster's barriers; H100, plots/calib/cl8/). Applied to the clusters of 8
- * only: the pairs' and quads' costs were measured as they are. */
-#define SK_CL8_K_TILE_MIN 210.0
+/* The least a k-tile of a cluster of 8 takes: its MMAs at the tensor
+ * cores' peak plus SK_CL8_K_TILE_EXTRA, and no less than its MMAs at the
+ * rate of 128 x 256's k-tile, the one tile shape the MMAs bound (k_tile[0],
+ * 636 ns for 128 x 256 x 64). The peak: 2048 fp16 FMA a cycle per SM, so
+ * 128 x 256 x 64 in 1024 cycles, 517 ns at 1980 MHz (SK_MMA_PEAK_NS). The
+ * bytes price (sk_bytes_cost) puts a cluster of 8 below this: its CTAs ask
+ * L2 for half a pair's bytes or less. Fitted to the k-tiles of 21 plans of
+ * clusters of 8 over 2 to 5 waves (H100, 40 or more k-tiles each, the
+ * per-call and per-piece costs taken off): 45-91 ns over the peak, median
+ * 73, at every width from 80 to 208 (112-148 for three of 128 x 192 in 4 x
+ * 2); one wave of them: 45-72 (plots/calib/cl8waves/). So the k-tile is not
+ * its bytes' at L2's rate but its MMAs' and a fixed cost per stage (the
+ * stage's round trip through the cluster's barriers). Until 2026-11-26 the
+ * floor was 636 ns a 128 x 256 x 64 and at least 210 ns: 128 x 80 tiles
+ * took 249-253 ns a k-tile, priced 210. Applied to the clusters of 8 only:
+ * the pairs' and quads' costs were measured as they are. */
+#define SK_MMA_PEAK_NS 517.2
+#define SK_CL8_K_TILE_EXTRA 70.0
 static inline double sk_k_tile_floor(const sk_plan *s, const sk_model *m)
 {
-    const double mma = m->k_tile[0] * ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64);
-    return s->cl != 8 ? 0 : mma > SK_CL8_K_TILE_MIN ? mma : SK_CL8_K_TILE_MIN;
+    const double r = ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64); /* of 128 x 256 x 64 */
+    const double mma = m->k_tile[0] * r, peak = SK_CL8_K_TILE_EXTRA + SK_MMA_PEAK_NS * r;
+    return s->cl != 8 ? 0 : mma > peak ? mma : peak;
 }
 
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
@@ -626,7 +635,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
     const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
-    const double busy = waves <= 1 && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
+    const double busy = (waves <= 1 || s->cl == 8) && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
     const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_k_tile_floor(s, m);
     const double tk = tb > floor ? tb : floor;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
@@ -752,8 +761,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
-                                (!eight || (s.pairs <= g->max_clusters[k] &&
-                                            5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0] &&
+                                (!eight || (5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0] &&
                                             3 * sk_cover(&s) <= 4 * (int64_t)M * N)))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)

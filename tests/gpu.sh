@@ -155,13 +155,18 @@ V7_PLANS=(
     "V7_TILE=128x160:sk:T 4001 257 2049|tiles 160 x 128 \(swapped: C\^T in its tiles\), pairs share A, 52 pairs of 33 k-tiles \(64 deep\) on [0-9]+ clusters, 52 stream-K"
     # Clusters of 8 sharing both operands, 2 x 4 and 4 x 2, tiles of C and of C^T,
     # rows and columns of tiles past C's edges (whole clusters' parts), a box of
-    # B 24 rows deep (4 x 2 of 96 columns); and the model's own pick of one.
+    # B 24 rows deep (4 x 2 of 96 columns); and the model's own pick of one. Then
+    # several waves of them, whole pairs dealt out unevenly (48 on 15 clusters; 40 of
+    # C^T in 4 x 2), and the model's own pick of two waves.
     "V7_TILE=128x112o:dp:AB 1000 800 500|tiles 128 x 112, pairs share A and B \(2 x 4\), 8 pairs of 8 k-tiles \(64 deep\) on 8 clusters, 0 stream-K.*, clusters of 8"
     "V7_TILE=128x96o:dp:BA 7152 176 1448|tiles 128 x 96, pairs share A and B \(4 x 2\), 14 pairs of 23 k-tiles \(64 deep\) on 14 clusters, 0 stream-K.*, clusters of 8"
     "V7_TILE=128x208o:dp:AB:T 1500 300 500|tiles 208 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(2 x 4\), 4 pairs of 8 k-tiles.*, clusters of 8"
     "V7_TILE=128x224o:dp:BA 2000 448 1000|tiles 128 x 224, pairs share A and B \(4 x 2\), 4 pairs of 16 k-tiles.*, clusters of 8"
     "V7_TILE=128x96o:dp:BA:T 300 1800 900|tiles 96 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 8 pairs of 15 k-tiles.*, clusters of 8"
     "3600 264 1584|tiles 128 x 80, pairs share A and B \(2 x 4\), 15 pairs of 25 k-tiles \(64 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
+    "V7_TILE=128x112o:dp:AB 12128 400 2184|tiles 128 x 112, pairs share A and B \(2 x 4\), 48 pairs of 35 k-tiles \(64 deep\) on 15 clusters, 0 stream-K.*, 48 whole, clusters of 8"
+    "V7_TILE=128x96o:dp:BA:T 1900 2000 1000|tiles 96 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 40 pairs of 16 k-tiles \(64 deep\) on 15 clusters.*, clusters of 8"
+    "7320 560 568|tiles 128 x 144, pairs share A and B \(2 x 4\), 29 pairs of 9 k-tiles \(64 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -257,14 +262,15 @@ sanitizer_tests() {
         # (sk_claims); 4-CTA clusters stream-K (the shared B in quarters); 2 x 2 tiles to a
         # 4-CTA cluster (half of each operand to two CTAs; 16 k-tiles through 6 stages);
         # clusters of 8, 2 x 4 and 4 x 2 of C^T (a quarter of one operand, half of the other;
-        # 16 k-tiles through 6 stages).
+        # 16 k-tiles through 6 stages), and 36 pairs of 2 x 4 dealt out to 15 clusters.
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
                                         "V7_TILE=128x176:sk 1000 1000 1000" "V7_TILE=128x176:sk:T 1000 1000 1000"
                                         "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176"
                                         "V7_TILE=128x128q:sk 1000 1000 1000" "V7_TILE=64x64q:dp:AB 200 136 2000"
-                                        "V7_TILE=128x128o:dp:AB 1000 1000 1000" "V7_TILE=128x96o:dp:BA:T 300 1800 1000")
+                                        "V7_TILE=128x128o:dp:AB 1000 1000 1000" "V7_TILE=128x96o:dp:BA:T 300 1800 1000"
+                                        "V7_TILE=128x112o:dp:AB 3000 1000 500")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }
