@@ -472,7 +472,7 @@ typedef struct {
  * (H200) of the time, all shapes; 0.91 and 0.95 on the 13 each whose plan
  * changed (plots/calib/quads/). The clusters of 8 (kinds 27-38) likewise
  * cost their pairs' k_tile and piece, priced by their bytes, but no less
- * than their MMAs at the tensor cores' peak and 70 ns (sk_k_tile_floor; plots/calib/cl8/,
+ * than their MMAs at the tensor cores' peak and 60 ns (sk_k_tile_floor; plots/calib/cl8/,
  * plots/calib/cl8waves/). Last, a stream-K phase's time times 1.08
  * (stream; measured over modelled time, stream-K plans ran 1.11-1.16 on the
  * sweeps, whole pairs 1.03-1.05): where it changed the plan, on shapes it was
@@ -587,18 +587,21 @@ static inline double sk_bytes_cost(const sk_plan *s, double busy)
  * 636 ns for 128 x 256 x 64). The peak: 2048 fp16 FMA a cycle per SM, so
  * 128 x 256 x 64 in 1024 cycles, 517 ns at 1980 MHz (SK_MMA_PEAK_NS). The
  * bytes price (sk_bytes_cost) puts a cluster of 8 below this: its CTAs ask
- * L2 for half a pair's bytes or less. Fitted to the k-tiles of 21 plans of
- * clusters of 8 over 2 to 5 waves (H100, 40 or more k-tiles each, the
- * per-call and per-piece costs taken off): 45-91 ns over the peak, median
- * 73, at every width from 80 to 208 (112-148 for three of 128 x 192 in 4 x
- * 2); one wave of them: 45-72 (plots/calib/cl8waves/). So the k-tile is not
- * its bytes' at L2's rate but its MMAs' and a fixed cost per stage (the
- * stage's round trip through the cluster's barriers). Until 2026-11-26 the
- * floor was 636 ns a 128 x 256 x 64 and at least 210 ns: 128 x 80 tiles
- * took 249-253 ns a k-tile, priced 210. Applied to the clusters of 8 only:
- * the pairs' and quads' costs were measured as they are. */
+ * L2 for half a pair's bytes or less. Measured (H100, 40 or more k-tiles
+ * each, the per-call and per-piece costs taken off), 21 plans of clusters of
+ * 8 over 2 to 5 waves: 45-91 ns over the peak, median 73, at every width
+ * from 80 to 208 (112-148 for three of 128 x 192 in 4 x 2); 5 of one wave:
+ * 45-72 (plots/calib/cl8waves/). So the k-tile is not its bytes' at L2's
+ * rate but its MMAs' and a fixed cost per stage (the stage's round trip
+ * through the cluster's barriers). Of 60, 70 and 50 ns (or 50 in one wave
+ * and 73 past it), 60 picked best on the 74 shapes measured both ways
+ * (0.921 of main's time against 0.925-0.928, the worst 1.10 against
+ * 1.04-1.22). Until 2026-11-26 the floor was 636 ns a 128 x 256 x 64 and at
+ * least 210 ns: 128 x 80 tiles took 249-253 ns a k-tile, priced 210.
+ * Applied to the clusters of 8 only: the pairs' and quads' costs were
+ * measured as they are. */
 #define SK_MMA_PEAK_NS 517.2
-#define SK_CL8_K_TILE_EXTRA 70.0
+#define SK_CL8_K_TILE_EXTRA 60.0
 static inline double sk_k_tile_floor(const sk_plan *s, const sk_model *m)
 {
     const double r = ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64); /* of 128 x 256 x 64 */
