@@ -1423,13 +1423,18 @@ static void test_stream_k(void)
      * them): 2 x 4 or 4 x 2 tiles, whole, one wave. A CTA's bytes: 128 x 112
      * in 2 x 4 asks for 32 rows of A and 56 of B, 11 KB a k-tile against a
      * pair's 23 (sharing B); its k-tile is priced no lower than its MMAs at
-     * 128 x 256's rate. */
+     * the tensor cores' peak plus SK_CL8_K_TILE_EXTRA (286 ns here, above its
+     * MMAs at 128 x 256's rate, 278), nor than those (128 x 256 in 2 x 4). */
     EXPECT(sk_cand_parse("128x112o:dp:AB", &c) == 0 && sk_tile[c.kind][2] == 8 && c.share_a == SK_SHARE_BOTH &&
                sk_plan_of(3664, 416, 3936, h100, c, &s) == 0 && s.pairs == 15 && sk_box_rows_a(&s) == 32 &&
                sk_box_rows_b(&s) == 56 && fabs(sk_bytes_cost(&s, 1) - 88.0 / 184) < 1e-12 &&
-               fabs(sk_k_tile_floor(&s, &sk_model_sm90) - sk_model_sm90.k_tile[0] * 112 / 256) < 1e-9,
+               fabs(sk_k_tile_floor(&s, &sk_model_sm90) - (SK_CL8_K_TILE_EXTRA + SK_MMA_PEAK_NS * 112 / 256)) < 1e-9 &&
+               sk_k_tile_floor(&s, &sk_model_sm90) > sk_model_sm90.k_tile[0] * 112 / 256,
            "128x112o:dp:AB at 3664x416x3936: %d pairs, boxes %d / %d, bytes %g", s.pairs, sk_box_rows_a(&s),
            sk_box_rows_b(&s), sk_bytes_cost(&s, 1));
+    EXPECT(sk_cand_parse("128x256o:dp:AB", &c) == 0 && sk_plan_of(4096, 4096, 4096, h100, c, &s) == 0 &&
+               fabs(sk_k_tile_floor(&s, &sk_model_sm90) - sk_model_sm90.k_tile[0]) < 1e-9,
+           "128x256o:dp:AB: k-tile floor %g", sk_k_tile_floor(&s, &sk_model_sm90));
     EXPECT(sk_cand_parse("128x96o:dp:BA:T", &c) == 0 && sk_plan_of(120, 7048, 3472, h100, c, &s) == 0 &&
                sk_cover(&s) == 7168LL * 192 && 3 * sk_cover(&s) > 4 * 120LL * 7048,
            "120x7048x3472 in 128x96o:dp:BA:T: cover %lld", (long long)sk_cover(&s));
@@ -1454,18 +1459,28 @@ static void test_stream_k(void)
                "clusters of 8: forms that do not apply");
     }
     /* The plan picks them where one wave of them fills 4/5 of the SMs or more
-     * (0.77-0.90 of the time there), not on fewer (6-10 clusters: 1.00-1.19),
-     * nor where their tiles cover more than 4/3 of C (120 x 7048 x 3472 in 96 x
-     * 128 tiles of C^T, 4 x 2, covering 1.63 times C: 1.01-1.08). */
-    static const int eight_yes[][3] = {{3664, 416, 3936}, {3600, 264, 1584}, {7152, 176, 1448}, {1040, 1512, 1192}};
-    static const int eight_no[][3] = {{2872, 168, 2808}, {1024, 1024, 1024}, {8192, 8192, 8192}, {120, 7048, 3472}};
-    for (int i = 0; i < 4; i++) {
-        s = sk_plan_make(eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], &h1, &sk_model_sm90, -1);
-        EXPECT(s.cl == 8 && s.share_b >= SK_SHARE_BOTH && !s.sk_pairs && s.pairs == s.clusters &&
-                   5 * 8 * s.pairs >= 4 * 132,
-               "%dx%dx%d: clusters of %d, %d pairs", eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], s.cl, s.pairs);
+     * (0.77-0.90 of the time there), and over several waves where they ran
+     * faster (7320 x 560 x 568, 9296 x 456 x 2632, 4864 x 888 x 3512, 2160 x
+     * 1944 x 3848: 0.77-0.86, plots/calib/cl8waves/); not on fewer (6-10
+     * clusters: 1.00-1.19), nor where their tiles cover more than 4/3 of C
+     * (120 x 7048 x 3472 in 96 x 128 tiles of C^T, 4 x 2, covering 1.63 times
+     * C: 1.01-1.08), nor where they ran slower over several waves (8192 x 1024
+     * x 2048, 2864 x 2048 x 15072, 9024 x 920 x 824, 1344 x 8704 x 1888, 536 x
+     * 8760 x 1040: 1.09-1.22 in 128 x 96 or 128 x 128 tiles). */
+    static const int eight_yes[][3] = {{3664, 416, 3936}, {3600, 264, 1584}, {7152, 176, 1448}, {1040, 1512, 1192},
+                                       {7320, 560, 568},  {9296, 456, 2632}, {4864, 888, 3512}, {2160, 1944, 3848}};
+    static const int eight_no[][3] = {{2872, 168, 2808}, {1024, 1024, 1024}, {8192, 8192, 8192}, {120, 7048, 3472},
+                                      {8192, 1024, 2048}, {2864, 2048, 15072}, {9024, 920, 824}, {1344, 8704, 1888},
+                                      {536, 8760, 1040}};
+    for (int i = 0; i < 9; i++) {
         s = sk_plan_make(eight_no[i][0], eight_no[i][1], eight_no[i][2], &h1, &sk_model_sm90, -1);
         EXPECT(s.cl != 8, "%dx%dx%d: clusters of 8", eight_no[i][0], eight_no[i][1], eight_no[i][2]);
+    }
+    for (int i = 0; i < 8; i++) {
+        s = sk_plan_make(eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], &h1, &sk_model_sm90, -1);
+        EXPECT(s.cl == 8 && s.share_b >= SK_SHARE_BOTH && !s.sk_pairs && (i >= 4) == (s.pairs > s.clusters) &&
+                   5 * 8 * s.pairs >= 4 * 132,
+               "%dx%dx%d: clusters of %d, %d pairs", eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], s.cl, s.pairs);
     }
     /* A quad cut in split-K pieces is priced as its pair, and the tie goes to
      * the pair (88 x 304 x 5048: 64 x 64 split 10 ways on 50 clusters, not 3
