@@ -79,7 +79,7 @@ static const int sk_tile[SK_KINDS][3] = {
      * sharing both operands: a CTA asks L2 for a quarter of one operand tile
      * and half of the other (128 x 112 in 2 x 4: 11 KB a k-tile against a
      * pair's 23), as cuBLAS's kernels for skinny shapes do; only 15 clusters
-     * fit (120 of 132 SMs): whole tiles in one wave (sk_each_cand). Not 128 x
+     * fit (120 of 132 SMs): whole tiles (sk_each_cand). Not 128 x
      * 64: its k-tiles took 190-380 ns where its bytes and MMAs price them at
      * 160-205, and the plans that chose it ran 0.92-1.55 of the time of those
      * without (H100, 8 shapes; plots/calib/cl8/). */
@@ -562,7 +562,13 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
  * H100, plots/calib/cluster4/), and quads cut into stream-K or split-K
  * pieces ran slower than the model's pairs on 9 of the 15 such shapes of
  * seeds 20261320 and 20261330, by up to 15% (plots/calib/quads/). Elsewhere
- * a quad is priced as its pair. And in a wave that leaves SMs idle, a quad
+ * a quad is priced as its pair. A cluster of 8 is priced by its bytes past
+ * one wave too (its floor, sk_k_tile_floor, keeps it from the quads' 8192^3:
+ * 128 x 256 is priced at its pair's k-tile): over 2-5 waves its k-tiles
+ * took 0.68 (128 x 80) to 1.07 (128 x 192) of the k_tile its pair is priced
+ * at (plots/calib/cl8waves/ktile_fit.py; 12128 x 400 x 2184, forced in 128
+ * x 112: 50 us against 55 for the plan of 192 x 128 pairs, plots/calib/cl8/).
+ * And in a wave that leaves SMs idle, a quad
  * gains less: its price moves from its pair's toward its own bytes' by the
  * share of the GPU's SMs the wave's CTAs fill (`busy`), for the rate of bytes
  * is what L2 gives CTAs that all ask at once. 64 x 64 in quads of 2 x 2
@@ -587,18 +593,18 @@ static inline double sk_bytes_cost(const sk_plan *s, double busy)
  * 636 ns for 128 x 256 x 64). The peak: 2048 fp16 FMA a cycle per SM, so
  * 128 x 256 x 64 in 1024 cycles, 517 ns at 1980 MHz (SK_MMA_PEAK_NS). The
  * bytes price (sk_bytes_cost) puts a cluster of 8 below this: its CTAs ask
- * L2 for half a pair's bytes or less. Measured (H100, 40 or more k-tiles
- * each, the per-call and per-piece costs taken off), 21 plans of clusters of
- * 8 over 2 to 5 waves: 45-91 ns over the peak, median 73, at every width
- * from 80 to 208 (112-148 for three of 128 x 192 in 4 x 2); 5 of one wave:
- * 45-72 (plots/calib/cl8waves/). So the k-tile is not its bytes' at L2's
- * rate but its MMAs' and a fixed cost per stage (the stage's round trip
- * through the cluster's barriers). Of 60, 70 and 50 ns (or 50 in one wave
- * and 73 past it), 60 picked best on the 74 shapes measured both ways
- * (0.921 of main's time against 0.925-0.928, the worst 1.10 against
- * 1.04-1.22). Until 2026-11-26 the floor was 636 ns a 128 x 256 x 64 and at
- * least 210 ns: 128 x 80 tiles took 249-253 ns a k-tile, priced 210.
- * Applied to the clusters of 8 only: the pairs' and quads' costs were
+ * L2 for half a pair's bytes or less. Measured (H100, plans of 40 or more
+ * k-tiles, the per-call and per-piece costs taken off; ktile_fit.py in
+ * plots/calib/cl8waves/): 35 plans of clusters of 8 over 2 to 5 waves took
+ * 45-148 ns a k-tile over the peak, median 74, at every width from 80 to
+ * 208 (128 x 80: 82-91; three of 128 x 192 in 4 x 2: 112-148); 4 of one
+ * wave 49-93. So the k-tile is not its bytes' at L2's rate but its MMAs'
+ * and a fixed cost per stage (the stage's round trip through the cluster's
+ * barriers). Of 50, 60 and 70 ns (or 50 in one wave and 73 past it), 60
+ * picked best on the 74 shapes timed both ways (0.921 of the time of the
+ * plan before, against 0.925-0.928; the worst 1.10, against 1.04-1.22).
+ * Until 2026-11-26 the floor was 636 ns a 128 x 256 x 64 and at least 210
+ * ns. Applied to the clusters of 8 only: the pairs' and quads' costs were
  * measured as they are. */
 #define SK_MMA_PEAK_NS 517.2
 #define SK_CL8_K_TILE_EXTRA 60.0
@@ -721,10 +727,14 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
- * 2 tiles, whole, in one wave whose CTAs fill 4/5 of the SMs or more (14 or
- * 15 of the 15 an H100 holds): on an H100, forced, such waves ran 0.77-0.90
- * of the model's plan without them (4 shapes), waves of 6-10 clusters
- * 1.00-1.19 (4 shapes); and whose tiles cover no more than 4/3 of C: the
+ * 2 tiles, whole, where their CTAs fill 4/5 of the SMs or more (14 or 15
+ * clusters of the 15 an H100 holds, or more than one wave): on an H100,
+ * forced, one wave of 14-15 ran 0.77-0.90 of the model's plan without them
+ * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); past one wave,
+ * priced by their bytes and floor (sk_k_tile_floor), the plans that chose
+ * them ran 0.926 (H100, 34 shapes) and 0.966 (H200, 31) of the time of the
+ * plans before, on held-out shapes (plots/calib/cl8waves/); and whose tiles
+ * cover no more than 4/3 of C: the
  * model prices every CTA of a wave alike, padding or not, and of 33 plans
  * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
  * of the time without them, those padding it less 0.65-1.01
