@@ -274,7 +274,7 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
         return -1;
     if (c.share_a == SK_SHARE_BOTH4 && s.cl != 8)
         return -1;
-    if (s.cl == 8 && (c.share_a < SK_SHARE_BOTH || c.mode != SK_WHOLE))
+    if (s.cl == 8 && (c.share_a < SK_SHARE_BOTH || (c.mode != SK_WHOLE && c.mode != SK_SPLIT)))
         return -1;
     if (s.cl == 8 && (sk_box_rows_b(&s) % 8 || sk_box_rows_a(&s) % 8))
         return -1;
@@ -644,7 +644,9 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
     const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
-    const double busy = (waves <= 1 || s->cl == 8) && !s->sk_pairs && sms > 0 ? s->cl * s->clusters / sms : 0;
+    const double busy = (waves <= 1 || s->cl == 8) && (!s->sk_pairs || (s->cl == 8 && s->ways)) && sms > 0
+                            ? s->cl * s->clusters / sms
+                            : 0;
     const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_k_tile_floor(s, m);
     const double tk = tb > floor ? tb : floor;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
@@ -767,14 +769,16 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int only_both = sk_only_both(k), eight = sk_tile[k][2] == 8;
             for (int share_a = only_both || eight ? SK_SHARE_BOTH : 0;
                  share_a <= (eight ? SK_SHARE_BOTH4 : only_both ? SK_SHARE_BOTH : 1); share_a++)
-                for (int mode = 0; mode < (only_both || eight ? SK_WHOLE + 1 : SK_MODES); mode++) {
+                for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) {
+                    if (eight && mode != SK_WHOLE && mode != SK_SPLIT)
+                        continue; /* whole, or split-K in one wave */
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
-                                (!eight || (5 * s.cl * s.pairs >= 4 * 2 * g->max_clusters[0] &&
+                                (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
                                             3 * sk_cover(&s) <= 4 * (int64_t)M * N)))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)

@@ -167,6 +167,12 @@ V7_PLANS=(
     "V7_TILE=128x112o:dp:AB 12128 400 2184|tiles 128 x 112, pairs share A and B \(2 x 4\), 48 pairs of 35 k-tiles \(64 deep\) on 15 clusters, 0 stream-K.*, 48 whole, clusters of 8"
     "V7_TILE=128x96o:dp:BA:T 1900 2000 1000|tiles 96 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 40 pairs of 16 k-tiles \(64 deep\) on 15 clusters.*, clusters of 8"
     "7320 560 568|tiles 128 x 144, pairs share A and B \(2 x 4\), 29 pairs of 9 k-tiles \(64 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
+    # Clusters of 8 split-K: each piece's partials gathered by 8 CTAs x 2 consumers (4 x 2
+    # of C^T: 64-row consumers of 96-column tiles), a column of clusters past C's edge;
+    # and the model's own pick of one.
+    "V7_TILE=128x112o:split7:AB 300 300 8000|tiles 128 x 112, pairs share A and B \(2 x 4\), 2 pairs of 125 k-tiles \(64 deep\) on 14 clusters.*split-K, clusters of 8"
+    "V7_TILE=128x96o:split3:BA:T 200 1000 3000|tiles 96 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 4 pairs of 47 k-tiles \(64 deep\) on 12 clusters.*split-K, clusters of 8"
+    "2128 320 14656|tiles 128 x 160, pairs share A and B \(4 x 2\), 5 pairs of 229 k-tiles \(64 deep\) on 15 clusters.*split-K, clusters of 8"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -262,7 +268,8 @@ sanitizer_tests() {
         # (sk_claims); 4-CTA clusters stream-K (the shared B in quarters); 2 x 2 tiles to a
         # 4-CTA cluster (half of each operand to two CTAs; 16 k-tiles through 6 stages);
         # clusters of 8, 2 x 4 and 4 x 2 of C^T (a quarter of one operand, half of the other;
-        # 16 k-tiles through 6 stages), and 36 pairs of 2 x 4 dealt out to 15 clusters.
+        # 16 k-tiles through 6 stages), 36 pairs of 2 x 4 dealt out to 15 clusters, and 2 x 4
+        # split-K (the partials written, flagged and gathered by 16 consumers a piece).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
@@ -270,7 +277,7 @@ sanitizer_tests() {
                                         "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176"
                                         "V7_TILE=128x128q:sk 1000 1000 1000" "V7_TILE=64x64q:dp:AB 200 136 2000"
                                         "V7_TILE=128x128o:dp:AB 1000 1000 1000" "V7_TILE=128x96o:dp:BA:T 300 1800 1000"
-                                        "V7_TILE=128x112o:dp:AB 3000 1000 500")
+                                        "V7_TILE=128x112o:dp:AB 3000 1000 500" "V7_TILE=128x112o:split3:AB 300 300 2000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

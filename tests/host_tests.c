@@ -1454,9 +1454,15 @@ static void test_stream_k(void)
                    sk_plan_of(3664, 416, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, SK_SHARE_BOTH4, 0}, &s) == -1 &&
                    sk_plan_of(3664, 416, 3936, h100, (sk_cand){k4, SK_WHOLE, 0, SK_SHARE_BOTH4, 0}, &s) == -1 &&
                    sk_plan_of(3664, 100, 3936, h100, (sk_cand){k8, SK_WHOLE, 0, SK_SHARE_BOTH, 0}, &s) == -1 &&
-                   sk_cand_parse("128x112o:split2:AB", &o) == 0 &&
-                   sk_plan_of(300, 300, 8000, h100, o, &s) == -1,
+                   sk_cand_parse("128x112o:sk:AB", &o) == 0 && sk_plan_of(300, 300, 8000, h100, o, &s) == -1 &&
+                   sk_cand_parse("128x112o:skw:AB", &o) == 0 && sk_plan_of(3664, 416, 3936, h100, o, &s) == -1 &&
+                   sk_cand_parse("128x112o:split8:AB", &o) == 0 && sk_plan_of(300, 300, 8000, h100, o, &s) == -1,
                "clusters of 8: forms that do not apply");
+        /* split-K in one wave: 300 x 300 in 128 x 112 is 3 x 3 tiles, 2 clusters' worth in 2 x 4
+         * (a column of clusters past the edge), cut 7 ways on 14 of the 15 clusters */
+        EXPECT(sk_cand_parse("128x112o:split7:AB", &o) == 0 && sk_plan_of(300, 300, 8000, h100, o, &s) == 0 &&
+                   s.cl == 8 && s.pairs == 2 && s.ways == 7 && s.clusters == 14 && s.sk_pairs == 2,
+               "128x112o:split7:AB at 300x300x8000: %d pairs, %d ways, %d clusters", s.pairs, s.ways, s.clusters);
     }
     /* The plan picks them where one wave of them fills 4/5 of the SMs or more
      * (0.77-0.90 of the time there), and over several waves where they ran

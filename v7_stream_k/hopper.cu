@@ -850,16 +850,6 @@ static cudaError_t max_clusters_both(int *clusters)
     return cudaSuccess;
 }
 
-template <int BM, int BN, int CL>
-static cudaError_t max_clusters_whole(int *clusters)
-{
-    int n[2];
-    CUDA_TRY((max_clusters_of<BM, BN, 0, 1, CL>(&n[0])));
-    CUDA_TRY((max_clusters_of<BM, BN, 1, 1, CL>(&n[1])));
-    *clusters = n[0] < n[1] ? n[0] : n[1];
-    return cudaSuccess;
-}
-
 template <int BM, int BN, int T, int WHOLE, int CL>
 static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tmap_b,
                                const CUtensorMap *tmap_c, const CUtensorMap *tmap_c16, f16 *C, int M, int N, int ldc,
@@ -885,11 +875,6 @@ typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const
     {bm, bn, cl, max_clusters_both<bm, bn, cl>,                                                              \
      {{launch_plan<bm, bn, 0, 0, cl>, launch_plan<bm, bn, 0, 1, cl>},                                         \
       {launch_plan<bm, bn, 1, 0, cl>, launch_plan<bm, bn, 1, 1, cl>}}}
-/* Clusters of 8: whole pairs only (sk_each_cand), so one instance serves both. */
-#define KERNEL8(bm, bn)                                                                                     \
-    {bm, bn, 8, max_clusters_whole<bm, bn, 8>,                                                               \
-     {{launch_plan<bm, bn, 0, 1, 8>, launch_plan<bm, bn, 0, 1, 8>},                                           \
-      {launch_plan<bm, bn, 1, 1, 8>, launch_plan<bm, bn, 1, 1, 8>}}}
 static const struct {
     int bm, bn, cl;
     cudaError_t (*max_clusters)(int *);
@@ -901,12 +886,11 @@ static const struct {
     KERNEL(128, 240, 2), KERNEL(64, 80, 2),   KERNEL(64, 96, 2),   KERNEL(64, 112, 2),  KERNEL(128, 256, 4),
     KERNEL(128, 128, 4), KERNEL(128, 192, 4), KERNEL(128, 224, 4), KERNEL(128, 160, 4), KERNEL(128, 96, 4),
     KERNEL(128, 64, 4),  KERNEL(64, 64, 4),
-    KERNEL8(128, 80),    KERNEL8(128, 96),    KERNEL8(128, 112),   KERNEL8(128, 128),   KERNEL8(128, 144),
-    KERNEL8(128, 160),   KERNEL8(128, 176),   KERNEL8(128, 192),   KERNEL8(128, 208),   KERNEL8(128, 224),
-    KERNEL8(128, 240),   KERNEL8(128, 256),
+    KERNEL(128, 80, 8),  KERNEL(128, 96, 8),  KERNEL(128, 112, 8), KERNEL(128, 128, 8), KERNEL(128, 144, 8),
+    KERNEL(128, 160, 8), KERNEL(128, 176, 8), KERNEL(128, 192, 8), KERNEL(128, 208, 8), KERNEL(128, 224, 8),
+    KERNEL(128, 240, 8), KERNEL(128, 256, 8),
 };
 #undef KERNEL
-#undef KERNEL8
 
 static cudaError_t get_facts(const device_facts **out)
 {
