@@ -79,7 +79,7 @@ static const int sk_tile[SK_KINDS][3] = {
      * sharing both operands: a CTA asks L2 for a quarter of one operand tile
      * and half of the other (128 x 112 in 2 x 4: 11 KB a k-tile against a
      * pair's 23), as cuBLAS's kernels for skinny shapes do; only 15 clusters
-     * fit (120 of 132 SMs): whole tiles (sk_each_cand). Not 128 x
+     * fit (120 of 132 SMs): whole tiles or split-K (sk_each_cand). Not 128 x
      * 64: its k-tiles took 190-380 ns where its bytes and MMAs price them at
      * 160-205, and the plans that chose it ran 0.92-1.55 of the time of those
      * without (H100, 8 shapes; plots/calib/cl8/). */
@@ -563,7 +563,7 @@ static inline double sk_cta_bytes(const sk_plan *s, int cl, int share_b)
  * pieces ran slower than the model's pairs on 9 of the 15 such shapes of
  * seeds 20261320 and 20261330, by up to 15% (plots/calib/quads/). Elsewhere
  * a quad is priced as its pair. A cluster of 8 is priced by its bytes past
- * one wave too (its floor, sk_k_tile_floor, keeps it from the quads' 8192^3:
+ * one wave and in split-K's wave too (its floor, sk_k_tile_floor, keeps it from the quads' 8192^3:
  * 128 x 256 is priced at its pair's k-tile): over 2-5 waves its k-tiles
  * took 0.68 (128 x 80) to 1.07 (128 x 192) of the k_tile its pair is priced
  * at (plots/calib/cl8waves/ktile_fit.py; 12128 x 400 x 2184, forced in 128
@@ -729,14 +729,17 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
- * 2 tiles, whole, where their CTAs fill 4/5 of the SMs or more (14 or 15
- * clusters of the 15 an H100 holds, or more than one wave): on an H100,
+ * 2 tiles, whole or split-K, where their CTAs fill 4/5 of the SMs or more
+ * (14 or 15 clusters of the 15 an H100 holds, or more than one wave): on an H100,
  * forced, one wave of 14-15 ran 0.77-0.90 of the model's plan without them
  * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); past one wave,
  * priced by their bytes and floor (sk_k_tile_floor), the plans that chose
  * them ran 0.926 (H100, 34 shapes) and 0.966 (H200, 31) of the time of the
- * plans before, on held-out shapes (plots/calib/cl8waves/); and whose tiles
- * cover no more than 4/3 of C: the
+ * plans before, on held-out shapes (plots/calib/cl8waves/); split-K in one
+ * wave, priced by their bytes as a whole wave is, 0.957 (H100, 25 shapes)
+ * and 0.977 (H200, the same 25) where they changed the plan, on held-out
+ * shapes (plots/calib/cl8split/); not stream-K (not tried); and whose
+ * tiles cover no more than 4/3 of C: the
  * model prices every CTA of a wave alike, padding or not, and of 33 plans
  * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
  * of the time without them, those padding it less 0.65-1.01

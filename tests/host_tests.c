@@ -1488,6 +1488,15 @@ static void test_stream_k(void)
                    5 * 8 * s.pairs >= 4 * 132,
                "%dx%dx%d: clusters of %d, %d pairs", eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], s.cl, s.pairs);
     }
+    /* ... and split-K in one wave where it ran faster on both GPUs (472 x 552 x
+     * 12296 in 128 x 96, 4 x 2, cut 5 ways on 15 clusters: 0.825 / 0.873 of the
+     * time of 128 x 192 pairs split 11 ways, H100 / H200; plots/calib/cl8split/). */
+    for (int gi = 0; gi < 2; gi++) {
+        s = sk_plan_make(472, 552, 12296, gi ? &h2 : &h1, &sk_model_sm90, -1);
+        EXPECT(s.cl == 8 && s.ways >= 2 && s.pairs * s.ways == s.clusters && s.clusters <= 15,
+               "472x552x12296 (%s): clusters of %d, %d ways, %d clusters", gi ? "H200" : "H100", s.cl, s.ways,
+               s.clusters);
+    }
     /* A quad cut in split-K pieces is priced as its pair, and the tie goes to
      * the pair (88 x 304 x 5048: 64 x 64 split 10 ways on 50 clusters, not 3
      * quads on 30). */
