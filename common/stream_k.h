@@ -644,9 +644,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const int whole = s->pairs - s->sk_pairs;
     const int waves = (whole + s->clusters - 1) / s->clusters;
     const double sms = 2.0 * g->max_clusters[0]; /* a wave of pairs fills the SMs */
-    const double busy = (waves <= 1 || s->cl == 8) && (!s->sk_pairs || (s->cl == 8 && s->ways)) && sms > 0
-                            ? s->cl * s->clusters / sms
-                            : 0;
+    const double busy = sms > 0 && (s->cl == 8 || (waves <= 1 && !s->sk_pairs)) ? s->cl * s->clusters / sms : 0;
     const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_k_tile_floor(s, m);
     const double tk = tb > floor ? tb : floor;
     double t_whole = waves * (kt * tk + tp), t_split = 0;
@@ -772,9 +770,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
             const int only_both = sk_only_both(k), eight = sk_tile[k][2] == 8;
             for (int share_a = only_both || eight ? SK_SHARE_BOTH : 0;
                  share_a <= (eight ? SK_SHARE_BOTH4 : only_both ? SK_SHARE_BOTH : 1); share_a++)
-                for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) {
-                    if (eight && mode != SK_WHOLE && mode != SK_SPLIT)
-                        continue; /* whole, or split-K in one wave */
+                for (int mode = 0; mode < (only_both ? SK_WHOLE + 1 : SK_MODES); mode++) { /* of 8: whole or split-K, sk_plan_of */
                     const int most = mode == SK_SPLIT ? g->max_clusters[k] : 0;
                     for (int w = mode == SK_SPLIT ? 2 : 0; w <= most; w++) {
                         const sk_cand c = {k, mode, w, share_a, swap};
