@@ -259,7 +259,9 @@ static inline void sk_finish(sk_plan *s)
  * not apply (stream-K with no partial wave, one wave more with no full one,
  * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
  * pairs, k-tiles, SK_WAYS_MAX); pairs sharing A asked for where C has one block row:
- * they share A anyway). A swapped candidate is planned on C^T, N x M. */
+ * they share A anyway; a cluster of 8 not sharing both operands, not whole
+ * or split-K, or with a box not a multiple of 8 rows). A swapped candidate
+ * is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
 {
@@ -610,9 +612,11 @@ static inline double sk_bytes_cost(const sk_plan *s, double busy)
 #define SK_CL8_K_TILE_EXTRA 60.0
 static inline double sk_k_tile_floor(const sk_plan *s, const sk_model *m)
 {
+    if (s->cl != 8)
+        return 0;
     const double r = ((double)s->bm * s->bn * s->bk) / (128.0 * 256 * 64); /* of 128 x 256 x 64 */
     const double mma = m->k_tile[0] * r, peak = SK_CL8_K_TILE_EXTRA + SK_MMA_PEAK_NS * r;
-    return s->cl != 8 ? 0 : mma > peak ? mma : peak;
+    return mma > peak ? mma : peak;
 }
 
 /* A phase's time from its MMAs' time and its DRAM bytes' time: the p-norm
