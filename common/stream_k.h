@@ -45,7 +45,7 @@
 /* The tile shapes the kernel is built for, [kind] = {rows, columns, CTAs
  * per cluster}; which one a problem gets is the cost model's choice
  * (sk_plan_make, below). */
-#define SK_KINDS 39
+#define SK_KINDS 42
 static const int sk_tile[SK_KINDS][3] = {
     {128, 256, 2}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128, 2}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -85,6 +85,14 @@ static const int sk_tile[SK_KINDS][3] = {
      * without (H100, 8 shapes; plots/calib/cl8/). */
     {128, 80, 8}, {128, 96, 8}, {128, 112, 8}, {128, 128, 8}, {128, 144, 8}, {128, 160, 8},
     {128, 176, 8}, {128, 192, 8}, {128, 208, 8}, {128, 224, 8}, {128, 240, 8}, {128, 256, 8},
+    /* 39-41: 64-row tiles in clusters of 8 (V7_TILE "64x80o:dp:AB"), 2 x 4 or
+     * 4 x 2 as 27-38, where a short side of C of 128 .. 512 leaves 128-row
+     * tiles too few: cuBLAS's 64 x 80 tiles in 2 x 4 clusters at 200 x 2296 x
+     * 3712. Forced on 24 small shapes (H100), a CTA's k-tile of 128 took about
+     * 280 / 320 / 405 ns (64, 80, 96 columns), a pair's 440-510; 200 x 1704 x
+     * 3792 ran 14.6 us against 18.5 (plots/calib/cl64/). Not 112 or 128
+     * columns: slower than the others where forced. */
+    {64, 64, 8}, {64, 80, 8}, {64, 96, 8},
 };
 /* Clusters of 4 (8) a GPU holds where it holds `pairs` clusters of 2: 30 (15)
  * for 66 on an H100 SXM (their GPCs; cudaOccupancyMaxActiveClusters).
@@ -482,10 +490,15 @@ typedef struct {
  * time, most of it where whole pairs replace a long stream-K phase
  * (plots/calib/pdl2/, plots/calib/sktax/). A split-K phase priced 7% cheaper
  * the same way ran 1.076 of the time where it changed the plan (H100, 18
- * shapes, mostly quads -> split-K), and was not kept. */
+ * shapes, mostly quads -> split-K), and was not kept. The 64-row clusters
+ * of 8 (kinds 39-41) are priced the same way, by their bytes and floor, but
+ * with k_tile and piece of their own (fit --kinds 39,40,41) fitted to their
+ * forced one-wave runs of 10.5 us or more (H100, 10 shapes; rms log error
+ * 0.035): a pair's k_tile, priced by these bytes, came out 10-25% short
+ * (plots/calib/cl64/). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4, 366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0, 800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4, 366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1, 475.7, 511.7, 587.0}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0, 800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3, 0.0, 0.0, 651.5}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -740,8 +753,11 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * plans before, on held-out shapes (plots/calib/cl8waves/); split-K in one
  * wave, priced by their bytes as a whole wave is, 0.957 (H100, 25 shapes)
  * and 0.977 (H200, the same 25) where they changed the plan, on held-out
- * shapes (plots/calib/cl8split/); not stream-K (not tried); and whose
- * tiles cover no more than 4/3 of C: the
+ * shapes (plots/calib/cl8split/); not stream-K (not tried); 64-row tiles
+ * whole and in one wave only (on 44 held-out shapes whose plan they changed,
+ * H100 / H200: whole tiles in one wave 0.912 / 0.931 of the time of the plan
+ * without them; split-K 0.980 / 0.998, up to 1.11 slower: plots/calib/cl64/);
+ * and whose tiles cover no more than 4/3 of C: the
  * model prices every CTA of a wave alike, padding or not, and of 33 plans
  * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
  * of the time without them, those padding it less 0.65-1.01
@@ -782,7 +798,8 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
                                 (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
-                                            3 * sk_cover(&s) <= 4 * (int64_t)M * N)))
+                                            3 * sk_cover(&s) <= 4 * (int64_t)M * N &&
+                                            (sk_tile[k][0] == 128 || (mode == SK_WHOLE && s.pairs <= s.clusters)))))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */

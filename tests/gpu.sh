@@ -173,6 +173,15 @@ V7_PLANS=(
     "V7_TILE=128x112o:split7:AB 300 300 8000|tiles 128 x 112, pairs share A and B \(2 x 4\), 2 pairs of 125 k-tiles \(64 deep\) on 14 clusters.*split-K, clusters of 8"
     "V7_TILE=128x96o:split3:BA:T 200 1000 3000|tiles 96 x 128 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 4 pairs of 47 k-tiles \(64 deep\) on 12 clusters.*split-K, clusters of 8"
     "2128 320 14656|tiles 128 x 160, pairs share A and B \(4 x 2\), 5 pairs of 229 k-tiles \(64 deep\) on 15 clusters.*split-K, clusters of 8"
+    # 64-row tiles in clusters of 8 (one consumer's, ping-pong; k-tiles 128 deep): 2 x 4 of C
+    # (B in 40-row boxes), 4 x 2 of C^T (24-row boxes), rows of tiles past C's edge (M =
+    # 200, 312); split-K, which only V7_TILE asks of them (the plan takes them whole, in
+    # one wave); and the model's own pick of one.
+    "V7_TILE=64x80o:dp:AB 312 1360 3232|tiles 64 x 80, pairs share A and B \(2 x 4\), 15 pairs of 26 k-tiles \(128 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
+    "V7_TILE=64x96o:dp:BA:T 1000 264 1000|tiles 96 x 64 \(swapped: C\^T in its tiles\), pairs share A and B \(4 x 2\), 12 pairs of 8 k-tiles \(128 deep\) on 12 clusters.*, clusters of 8"
+    "V7_TILE=64x64o:dp:BA 200 1704 3792|tiles 64 x 64, pairs share A and B \(4 x 2\), 14 pairs of 30 k-tiles \(128 deep\) on 14 clusters.*, clusters of 8"
+    "V7_TILE=64x64o:split5:AB 352 208 2552|tiles 64 x 64, pairs share A and B \(2 x 4\), 3 pairs of 20 k-tiles \(128 deep\) on 15 clusters.*split-K, clusters of 8"
+    "600 920 1008|tiles 64 x 80, pairs share A and B \(2 x 4\), 15 pairs of 8 k-tiles \(128 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.
@@ -269,7 +278,8 @@ sanitizer_tests() {
         # 4-CTA cluster (half of each operand to two CTAs; 16 k-tiles through 6 stages);
         # clusters of 8, 2 x 4 and 4 x 2 of C^T (a quarter of one operand, half of the other;
         # 16 k-tiles through 6 stages), 36 pairs of 2 x 4 dealt out to 15 clusters, and 2 x 4
-        # split-K (the partials written, flagged and gathered by 16 consumers a piece).
+        # split-K (the partials written, flagged and gathered by 16 consumers a piece); 64 x 80
+        # tiles in 2 x 4 clusters (one consumer a tile) and 64 x 64 in them split-K.
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
@@ -277,7 +287,8 @@ sanitizer_tests() {
                                         "V7_TILE=128x80:split4:T 300 500 2000" "V7_TILE=128x128:sk 3328 2048 2176"
                                         "V7_TILE=128x128q:sk 1000 1000 1000" "V7_TILE=64x64q:dp:AB 200 136 2000"
                                         "V7_TILE=128x128o:dp:AB 1000 1000 1000" "V7_TILE=128x96o:dp:BA:T 300 1800 1000"
-                                        "V7_TILE=128x112o:dp:AB 3000 1000 500" "V7_TILE=128x112o:split3:AB 300 300 2000")
+                                        "V7_TILE=128x112o:dp:AB 3000 1000 500" "V7_TILE=128x112o:split3:AB 300 300 2000"
+                                        "V7_TILE=64x80o:dp:AB 264 1520 500" "V7_TILE=64x64o:split3:AB 200 300 2000")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -27,8 +27,8 @@
  *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
  *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
  *    operand, or, 64 x 64 tiles 2 x 2, half of each operand; or 8 in 2 x 4
- *    or 4 x 2 tiles, in the 15 clusters of 8 it holds: a quarter of one
- *    operand and half of the other);
+ *    or 4 x 2 tiles, 128 rows or 64 by 64 .. 96, in the 15 clusters of 8 it
+ *    holds: a quarter of one operand and half of the other);
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
@@ -890,6 +890,7 @@ static const struct {
     KERNEL(128, 80, 8),  KERNEL(128, 96, 8),  KERNEL(128, 112, 8), KERNEL(128, 128, 8), KERNEL(128, 144, 8),
     KERNEL(128, 160, 8), KERNEL(128, 176, 8), KERNEL(128, 192, 8), KERNEL(128, 208, 8), KERNEL(128, 224, 8),
     KERNEL(128, 240, 8), KERNEL(128, 256, 8),
+    KERNEL(64, 64, 8),   KERNEL(64, 80, 8),   KERNEL(64, 96, 8),
 };
 #undef KERNEL
 
