@@ -756,7 +756,10 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * shapes (plots/calib/cl8split/); not stream-K (not tried); 64-row tiles
  * whole and in one wave only (on 44 held-out shapes whose plan they changed,
  * H100 / H200: whole tiles in one wave 0.912 / 0.931 of the time of the plan
- * without them; split-K 0.980 / 0.998, up to 1.11 slower: plots/calib/cl64/);
+ * without them; split-K 0.980 / 0.998, up to 1.11 slower: plots/calib/cl64/),
+ * and not where a 64 x 64 quad is a candidate (against the quad they ran
+ * 0.99-1.13 of the time on 9 shapes, H100: a quad's CTAs already ask L2 for
+ * half of each operand, and in clusters of 8 every stage waits for 8 CTAs);
  * and whose tiles cover no more than 4/3 of C: the
  * model prices every CTA of a wave alike, padding or not, and of 33 plans
  * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
@@ -779,9 +782,23 @@ static inline int sk_kind_may_have_none(int kind)
 {
     return sk_only_both(kind) || sk_tile[kind][2] == 8;
 }
+/* Is a 64 x 64 quad a candidate for M x N x K (sk_only_both's one wave)? */
+static inline int sk_quad64_applies(int M, int N, int K, const sk_gpu *g)
+{
+    for (int k = 0; k < SK_KINDS; k++)
+        for (int swap = 0; swap < 2 && sk_only_both(k); swap++) {
+            const sk_cand c = {k, SK_WHOLE, 0, SK_SHARE_BOTH, swap};
+            sk_plan s;
+            if (sk_tile_fits(k, swap ? N : M, swap ? M : N) && sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0 &&
+                5 * s.pairs <= 4 * g->max_clusters[k])
+                return 1;
+        }
+    return 0;
+}
 static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 void (*f)(sk_cand, const sk_plan *, void *), void *arg)
 {
+    const int quad64 = sk_quad64_applies(M, N, K, g);
     for (int swap = 0; swap < 2; swap++)
         for (int k = 0; k < SK_KINDS; k++) {
             const int fits = sk_tile_fits(k, swap ? N : M, swap ? M : N);
@@ -799,7 +816,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
                                 (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
                                             3 * sk_cover(&s) <= 4 * (int64_t)M * N &&
-                                            (sk_tile[k][0] == 128 || (mode == SK_WHOLE && s.pairs <= s.clusters)))))
+                                            (sk_tile[k][0] == 128 || (mode == SK_WHOLE && s.pairs <= s.clusters && !quad64)))))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
