@@ -764,7 +764,12 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * model prices every CTA of a wave alike, padding or not, and of 33 plans
  * of clusters of 8 it picked (H100), those padding C by 1.38-1.85 ran 0.83-1.08
  * of the time without them, those padding it less 0.65-1.01
- * (plots/calib/cl8/). */
+ * (plots/calib/cl8/). 64-row tiles are held to 4/3 of C with its 64-row side
+ * rounded up to 128 (sk_cover_base: 96 x 3536 x 2648, 64 x 64 in 2 x 4, 17.2 ->
+ * 13.0 us, H100); on 40 held-out shapes each whose plan that changed, 0.949
+ * (H100) and 0.969 (H200) of the time against 4/3 of C itself, 8 and 10 of
+ * them slower by 2-15% (80 x 5352 x 2432 in 64 x 96: 1.145, H200;
+ * plots/calib/cl64/). */
 static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wave of 4/5 */
 {
     return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
@@ -774,6 +779,15 @@ static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wa
 static inline int64_t sk_cover(const sk_plan *s)
 {
     return (int64_t)s->pairs * s->cl * s->bm * s->bn;
+}
+
+/* What a cluster of 8's cover is held to 4/3 of: C; for 64-row tiles, C
+ * with its side along the tiles' rows (C^T's rows where swapped) rounded up
+ * to 128, as the 64-row pairs sharing B cover it too. */
+static inline int64_t sk_cover_base(const sk_plan *s, int M, int N)
+{
+    const int64_t rows = s->swap ? N : M, cols = s->swap ? M : N;
+    return s->bm == 64 ? (rows + 127) / 128 * 128 * cols : rows * cols;
 }
 
 /* Tile shapes with no candidate on some shapes (the 64 x 64 quads', the
@@ -815,7 +829,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
                                 (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
-                                            3 * sk_cover(&s) <= 4 * (int64_t)M * N &&
+                                            3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
                                             (sk_tile[k][0] == 128 || (mode == SK_WHOLE && s.pairs <= s.clusters && !quad64)))))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)

@@ -1416,7 +1416,7 @@ static void test_stream_k(void)
         }
         for (int i = 0; i < 6; i++) {
             s = sk_plan_make(both_no[i][0], both_no[i][1], both_no[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
-            EXPECT(s.share_b != SK_SHARE_BOTH, "%dx%dx%d (%s): 2 x 2", both_no[i][0], both_no[i][1], both_no[i][2],
+            EXPECT(s.cl != 4 || s.share_b != SK_SHARE_BOTH, "%dx%dx%d (%s): 2 x 2", both_no[i][0], both_no[i][1], both_no[i][2],
                    gi ? "H200" : "H100");
         }
     }
@@ -1481,7 +1481,31 @@ static void test_stream_k(void)
                                       {536, 8760, 1040}};
     for (int i = 0; i < 9; i++) {
         s = sk_plan_make(eight_no[i][0], eight_no[i][1], eight_no[i][2], &h1, &sk_model_sm90, -1);
-        EXPECT(s.cl != 8, "%dx%dx%d: clusters of 8", eight_no[i][0], eight_no[i][1], eight_no[i][2]);
+        EXPECT(s.cl != 8 || s.bm == 64, "%dx%dx%d: clusters of 8", eight_no[i][0], eight_no[i][1], eight_no[i][2]);
+    }
+    /* 64-row tiles in clusters of 8 (kinds 39-41; plots/calib/cl64/, H100):
+     * picked where they ran faster forced or on held-out shapes (200 x 1704 x
+     * 3792 in 64 x 64, 18.5 -> 14.6 us; 96 x 3536 x 2648, 17.2 -> 13.0; 312 x
+     * 1360 x 3232 in 64 x 80, 16.4 -> 14.2; 3512 x 112 x 5480 in 64 x 64 of C^T,
+     * 30.4 -> 21.8), whole and in one wave on both GPUs' models; not where a
+     * 64 x 64 quad fits (896 x 384 x 2232: 12.2 us against the quad's 10.8), nor
+     * over several waves (6992 x 384 x 3632 in 64 x 96: 54.1 us forced,
+     * against 36.3). */
+    static const int eight64_yes[][3] = {{200, 1704, 3792}, {96, 3536, 2648}, {312, 1360, 3232}, {3512, 112, 5480}};
+    static const int eight64_no[][3] = {{896, 384, 2232}, {6992, 384, 3632}};
+    for (int gi = 0; gi < 2; gi++) {
+        for (int i = 0; i < 4; i++) {
+            s = sk_plan_make(eight64_yes[i][0], eight64_yes[i][1], eight64_yes[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
+            EXPECT(s.cl == 8 && s.bm == 64 && !s.ways && !s.sk_pairs && s.pairs <= s.clusters,
+                   "%dx%dx%d (%s): %d x %d in clusters of %d, %d pairs on %d, %d ways", eight64_yes[i][0],
+                   eight64_yes[i][1], eight64_yes[i][2], gi ? "H200" : "H100", s.bm, s.bn, s.cl, s.pairs, s.clusters,
+                   s.ways);
+        }
+        for (int i = 0; i < 2; i++) {
+            s = sk_plan_make(eight64_no[i][0], eight64_no[i][1], eight64_no[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
+            EXPECT(s.cl != 8 || s.bm != 64, "%dx%dx%d (%s): 64-row tiles in clusters of 8", eight64_no[i][0],
+                   eight64_no[i][1], eight64_no[i][2], gi ? "H200" : "H100");
+        }
     }
     for (int i = 0; i < 8; i++) {
         s = sk_plan_make(eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], &h1, &sk_model_sm90, -1);
