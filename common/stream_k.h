@@ -830,7 +830,8 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                             if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
                                 (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
                                             3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
-                                            (sk_tile[k][0] == 128 || (mode == SK_WHOLE && s.pairs <= s.clusters && !quad64)))))
+                                            (sk_tile[k][0] == 128 ||
+                                             (mode == SK_WHOLE && s.pairs <= s.clusters && !quad64)))))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
