@@ -774,6 +774,10 @@ static inline int sk_only_both(int kind) /* 64 x 64q: 2 x 2 tiles, whole, one wa
 {
     return sk_tile[kind][0] == 64 && sk_tile[kind][2] == 4;
 }
+static inline int sk_only_both_wave(const sk_plan *s, const sk_gpu *g) /* ... of its 4/5 */
+{
+    return 5 * s->pairs <= 4 * g->max_clusters[s->kind];
+}
 /* The area of C its clusters' tiles cover, padding included: every pair
  * (sk_shape) is cl tiles. */
 static inline int64_t sk_cover(const sk_plan *s)
@@ -804,7 +808,7 @@ static inline int sk_quad64_applies(int M, int N, int K, const sk_gpu *g)
             const sk_cand c = {k, SK_WHOLE, 0, SK_SHARE_BOTH, swap};
             sk_plan s;
             if (sk_tile_fits(k, swap ? N : M, swap ? M : N) && sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0 &&
-                5 * s.pairs <= 4 * g->max_clusters[k])
+                sk_only_both_wave(&s, g))
                 return 1;
         }
     return 0;
@@ -827,7 +831,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         const sk_cand c = {k, mode, w, share_a, swap};
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
-                            if ((!only_both || 5 * s.pairs <= 4 * g->max_clusters[k]) &&
+                            if ((!only_both || sk_only_both_wave(&s, g)) &&
                                 (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
                                             3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
                                             (sk_tile[k][0] == 128 ||
