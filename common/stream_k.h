@@ -268,7 +268,8 @@ static inline void sk_finish(sk_plan *s)
  * split-K with a wave of pairs or more, or ways outside 2 .. min(clusters /
  * pairs, k-tiles, SK_WAYS_MAX); pairs sharing A asked for where C has one block row:
  * they share A anyway; a cluster of 8 not sharing both operands, not whole
- * or split-K, or with a box not a multiple of 8 rows). A swapped candidate
+ * or split-K, or with a box not a multiple of 8 rows; of 64-row tiles, whole
+ * past one wave). A swapped candidate
  * is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
@@ -288,6 +289,8 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
         return -1;
     if (s.cl == 8 && (sk_box_rows_b(&s) % 8 || sk_box_rows_a(&s) % 8))
         return -1;
+    if (s.cl == 8 && s.bm == 64 && c.mode == SK_WHOLE && s.pairs > s.clusters)
+        return -1; /* one piece a CTA: v7's C slices for these tiles lie in its ring */
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;

@@ -1516,6 +1516,32 @@ static void test_stream_k(void)
                    eight64_no[i][1], eight64_no[i][2], gi ? "H200" : "H100");
         }
     }
+    /* v7's kernels for 64-row tiles in clusters of 8 keep their C slices in
+     * the ring (C_IN_RING in v7_stream_k/hopper.cu): every plan of them, V7_TILE's
+     * too, runs one piece a cluster (whole pairs in one wave, or split-K), and
+     * sk_plan_of refuses whole pairs past one wave (6992 x 384 x 3632). */
+    static const int any64[][3] = {{6992, 384, 3632}, {200, 1704, 3792}, {4096, 4096, 4096}, {96, 3536, 2648},
+                                   {1024, 1024, 1024}, {512, 200, 9000}};
+    int one64 = 0, refused64 = 0;
+    for (int k = 0; k < SK_KINDS; k++)
+        for (int i = 0; i < 6 && sk_tile[k][0] == 64 && sk_tile[k][2] == 8; i++)
+            for (int mode = 0; mode < SK_MODES; mode++)
+                for (int ways = mode == SK_SPLIT ? 2 : 0; ways <= (mode == SK_SPLIT ? 15 : 0); ways++)
+                    for (int share = SK_SHARE_BOTH; share <= SK_SHARE_BOTH4; share++)
+                        for (int swap = 0; swap < 2; swap++) {
+                            const sk_cand c = {k, mode, ways, share, swap};
+                            if (sk_plan_of(any64[i][0], any64[i][1], any64[i][2], h1.max_clusters, c, &s)) {
+                                refused64 += mode == SK_WHOLE && i == 0;
+                                continue;
+                            }
+                            one64++;
+                            EXPECT(s.ways > 0 || (s.sk_pairs == 0 && s.pairs <= s.clusters),
+                                   "%dx%dx%d: %d x %d in clusters of 8, mode %d: %d pairs on %d clusters, %d "
+                                   "stream-K", any64[i][0], any64[i][1], any64[i][2], s.bm, s.bn, mode, s.pairs,
+                                   s.clusters, s.sk_pairs);
+                        }
+    EXPECT(one64 > 0 && refused64 > 0, "64-row clusters of 8: %d plans made, %d whole past one wave refused", one64,
+           refused64);
     for (int i = 0; i < 8; i++) {
         s = sk_plan_make(eight_yes[i][0], eight_yes[i][1], eight_yes[i][2], &h1, &sk_model_sm90, -1);
         EXPECT(s.cl == 8 && s.share_b >= SK_SHARE_BOTH && !s.sk_pairs && (i >= 4) == (s.pairs > s.clusters) &&

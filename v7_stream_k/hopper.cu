@@ -95,15 +95,23 @@
  * as fit in the 227 KB: 4 x 48 KB (128 x 256, 64 x 128), 6 x 32 KB (128 x
  * 128, 64 x 64), 8 x 24 KB (128 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4
  * to 7 stages for the 128-row widths in steps of 16, 4 or 5 for 64 x 80 ..
- * 112. */
+ * 112 (one more in clusters of 8: C_IN_RING). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
 #define C_SLICE_BYTES (64 * 64 * 2)   /* a consumer's [64 rows][64 cols] slice of C */
 #define C_BUFS 2                      /* slice buffers per consumer: one filled while one drains */
 #define SMEM_MAX (227 * 1024)         /* shared memory a CTA may have on sm_90 */
-#define STAGES ((SMEM_MAX - 1024 - CONSUMERS * C_BUFS * C_SLICE_BYTES) / STAGE_BYTES)
-#define SMEM_BYTES (STAGES * STAGE_BYTES + CONSUMERS * C_BUFS * C_SLICE_BYTES + 1024)
+/* 64-row tiles in clusters of 8 run one piece a CTA (sk_plan_of): after its
+ * last k-tile nothing fills the ring again, so their C slices reuse its
+ * first 32 KB, and the ring has their room: 7 / 6 / 5 stages for 64 x 64 /
+ * 80 / 96, not 6 / 5 / 4 (64 x 96 then ran 6-13% faster; the same for every
+ * kernel, the stage count a run-time choice, made small calls 2-6% slower:
+ * plots/NOTES.md). */
+#define C_IN_RING (BM == 64 && CL == 8)
+#define C_ROOM (C_IN_RING ? 0 : CONSUMERS * C_BUFS * C_SLICE_BYTES) /* the C slices' own room */
+#define STAGES ((SMEM_MAX - 1024 - C_ROOM) / STAGE_BYTES)
+#define SMEM_BYTES (STAGES * STAGE_BYTES + C_ROOM + 1024)
 /* A consumer's partial sums in the workspace: its [64][BN] fp32 fragment
  * (one slot per 64 rows of a CTA's tile: in ping-pong only a cluster's first
  * piece, consumer 0's, ever hands on a partial). */
@@ -436,7 +444,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const int c = wg - 1;                   /* this consumer                    */
         const int h = ROW_WGS > 1 ? c : 0;      /* its rows of the tile: 64h .. 64h + 63 */
         const int t = tid % 128, warp = tid / 32 % 4, lane = tid % 32;
-        uint8_t *c_bufs = smem + STAGES * STAGE_BYTES + c * C_BUFS * C_SLICE_BYTES;
+        uint8_t *c_bufs = smem + (C_IN_RING ? 0 : STAGES * STAGE_BYTES) + c * C_BUFS * C_SLICE_BYTES;
         int stored = 0; /* slices this consumer has handed to the TMA engine */
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
