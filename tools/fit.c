@@ -66,7 +66,7 @@ static double *scalar(sk_model *m, int i)
  * per-k-tile and per-piece costs of the tile shapes whose bit is set in
  * `only` and the scalars whose bit is set in `consts` (scalar_names' order),
  * the others kept as sk_model_sm90 has them (kernels changed since their fit). */
-static int params(sk_model *m, double **p, unsigned only, unsigned consts)
+static int params(sk_model *m, double **p, uint64_t only, unsigned consts)
 {
     const int all = !only && !consts;
     int n = 0;
@@ -154,7 +154,7 @@ static void picks(const sk_model *m, int from, int to, const char *label)
 
 int main(int argc, char **argv)
 {
-    unsigned only = 0;   /* --kinds 2,4,5: fit those tile shapes' costs alone */
+    uint64_t only = 0;   /* --kinds 2,4,5: fit those tile shapes' costs alone */
     unsigned consts = 0; /* --consts gather,fixup: and those scalars */
     int no_fit = 0;
     if (argc > 1 && !strcmp(argv[1], "--no-fit")) {
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
                 bad = 1;
                 break;
             }
-            only |= 1u << k;
+            only |= (uint64_t)1 << k;
             c = *end ? end + 1 : end;
         }
         if (bad || !only) {
