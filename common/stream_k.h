@@ -747,7 +747,7 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
- * 2 tiles, whole or split-K, where their CTAs fill 4/5 of the SMs or more
+ * 2 tiles, whole or split-K; of 128-row tiles where their CTAs fill 4/5 of the SMs or more
  * (14 or 15 clusters of the 15 an H100 holds, or more than one wave): on an H100,
  * forced, one wave of 14-15 ran 0.77-0.90 of the model's plan without them
  * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); past one wave,
@@ -757,7 +757,11 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * wave, priced by their bytes as a whole wave is, 0.957 (H100, 25 shapes)
  * and 0.977 (H200, the same 25) where they changed the plan, on held-out
  * shapes (plots/calib/cl8split/); not stream-K (not tried); 64-row tiles
- * whole and in one wave only (on 44 held-out shapes whose plan they changed,
+ * on any number of SMs (on held-out shapes whose plan that changed, all to
+ * 12-13 clusters, 0.878 (H100, 18 shapes) and 0.907 (H200, 14) of the time
+ * of the plan under the 4/5 rule, none slower by 2% or more: 80 x 4032 x 3064
+ * in 64 x 80, 21.2 -> 15.3 us, H100; plots/calib/cring/), but whole and in
+ * one wave only (on 44 held-out shapes whose plan they changed,
  * H100 / H200: whole tiles in one wave 0.912 / 0.931 of the time of the plan
  * without them; split-K 0.980 / 0.998, up to 1.11 slower: plots/calib/cl64/),
  * and not where a 64 x 64 quad is a candidate (against the quad they ran
@@ -835,10 +839,10 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                         sk_plan s;
                         if (sk_plan_of(M, N, K, g->max_clusters, c, &s) == 0) {
                             if ((!only_both || sk_only_both_wave(&s, g)) &&
-                                (!eight || (5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0] &&
-                                            3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
-                                            (sk_tile[k][0] == 128 ||
-                                             (mode == SK_WHOLE && s.pairs <= s.clusters && !quad64)))))
+                                (!eight || (3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
+                                            (sk_tile[k][0] == 128
+                                                 ? 5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0]
+                                                 : mode == SK_WHOLE && s.pairs <= s.clusters && !quad64))))
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */

@@ -1516,6 +1516,19 @@ static void test_stream_k(void)
                    eight64_no[i][1], eight64_no[i][2], gi ? "H200" : "H100");
         }
     }
+    /* ... on fewer than 4/5 of the SMs too (held out, H100 / H200: 80 x 4032 x
+     * 3064 in 64 x 80, 13 clusters, 21.2 -> 15.3 / 15.9 -> 14.0 us; 104 x 3208
+     * x 4312 in 64 x 64, 22.4 -> 17.2 / 18.8 -> 16.3; 4056 x 88 x 1712 in 64 x
+     * 80 of C^T, 13.5 -> 11.3 / 12.7 -> 10.4; plots/calib/cring/). */
+    static const int eight64_few[][3] = {{80, 4032, 3064}, {104, 3208, 4312}, {4056, 88, 1712}};
+    for (int gi = 0; gi < 2; gi++)
+        for (int i = 0; i < 3; i++) {
+            s = sk_plan_make(eight64_few[i][0], eight64_few[i][1], eight64_few[i][2], gi ? &h2 : &h1, &sk_model_sm90,
+                             -1);
+            EXPECT(s.cl == 8 && s.bm == 64 && !s.ways && !s.sk_pairs && 5 * 8 * s.clusters < 4 * 2 * 66,
+                   "%dx%dx%d (%s): %d x %d in clusters of %d on %d clusters", eight64_few[i][0], eight64_few[i][1],
+                   eight64_few[i][2], gi ? "H200" : "H100", s.bm, s.bn, s.cl, s.clusters);
+        }
     /* v7's kernels for 64-row tiles in clusters of 8 keep their C slices in
      * the ring (C_IN_RING in v7_stream_k/hopper.cu): every plan of them, V7_TILE's
      * too, runs one piece a cluster (whole pairs in one wave, or split-K), and
