@@ -747,8 +747,9 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
- * 2 tiles, whole or split-K; of 128-row tiles where their CTAs fill 4/5 of the SMs or more
- * (14 or 15 clusters of the 15 an H100 holds, or more than one wave): on an H100,
+ * 2 tiles, whole or split-K; of 128-row tiles, where their CTAs fill 4/5 of
+ * the SMs or more (14 or 15 clusters of the 15 an H100 holds, or more than
+ * one wave): on an H100,
  * forced, one wave of 14-15 ran 0.77-0.90 of the model's plan without them
  * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); past one wave,
  * priced by their bytes and floor (sk_k_tile_floor), the plans that chose

@@ -105,9 +105,9 @@
 /* 64-row tiles in clusters of 8 run one piece a CTA (sk_plan_of): after its
  * last k-tile nothing fills the ring again, so their C slices reuse its
  * first 32 KB, and the ring has their room: 7 / 6 / 5 stages for 64 x 64 /
- * 80 / 96, not 6 / 5 / 4 (64 x 96 then ran 2-15% faster, H100 and H200; the same for every
- * kernel, the stage count a run-time choice, made small calls 2-6% slower:
- * plots/NOTES.md). */
+ * 80 / 96, not 6 / 5 / 4 (64 x 96 then ran 2-15% faster, H100 and H200;
+ * the same for every kernel, the stage count a run-time choice, made small
+ * calls 2-6% slower: plots/NOTES.md). */
 #define C_IN_RING (BM == 64 && CL == 8)
 #define C_ROOM (C_IN_RING ? 0 : CONSUMERS * C_BUFS * C_SLICE_BYTES) /* the C slices' own room */
 #define STAGES ((SMEM_MAX - 1024 - C_ROOM) / STAGE_BYTES)
