@@ -269,8 +269,7 @@ static inline void sk_finish(sk_plan *s)
  * pairs, k-tiles, SK_WAYS_MAX); pairs sharing A asked for where C has one block row:
  * they share A anyway; a cluster of 8 not sharing both operands, not whole
  * or split-K, or with a box not a multiple of 8 rows; of 64-row tiles, whole
- * past one wave). A swapped candidate
- * is planned on C^T, N x M. */
+ * past one wave). A swapped candidate is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
 {
@@ -843,7 +842,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                                 (!eight || (3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
                                             (sk_tile[k][0] == 128
                                                  ? 5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0]
-                                                 : mode == SK_WHOLE && s.pairs <= s.clusters && !quad64))))
+                                                 : mode == SK_WHOLE && !quad64)))) /* one wave: sk_plan_of */
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)
                             break; /* more ways do not fit either */
