@@ -45,7 +45,7 @@
 /* The tile shapes the kernel is built for, [kind] = {rows, columns, CTAs
  * per cluster}; which one a problem gets is the cost model's choice
  * (sk_plan_make, below). */
-#define SK_KINDS 42
+#define SK_KINDS 43
 static const int sk_tile[SK_KINDS][3] = {
     {128, 256, 2}, /* 0: v6's tile: the fewest L2 bytes per MMA              */
     {128, 128, 2}, /* 1: twice the pairs of 0, half its columns past an edge */
@@ -93,6 +93,16 @@ static const int sk_tile[SK_KINDS][3] = {
      * 3792 ran 14.6 us against 18.5 (plots/calib/cl64/). Not 112 or 128
      * columns: slower than the others where forced. */
     {64, 64, 8}, {64, 80, 8}, {64, 96, 8},
+    /* 42: 128 rows wider than one wgmma (two per k-step, 144 + 144
+     * columns), in pairs sharing B only (B's box is half a tile: at most 256
+     * rows): one wave of whole tiles where narrower ones need two (3856 x
+     * 1064 x 3624: 128 x 272 tiles ran 49.6 us against 69.2 for 128 x 144,
+     * H100; cuBLAS's best runs 128 x 272 there). Not 128 x 272: it spilled
+     * 4 bytes in one kernel, and its picks ran about level with the plans
+     * they replaced; not 128 x 320: its 3 stages ran its k-tiles 1.36 times
+     * 128 x 256's (8192^3 and 4096 x 14336 x 4096 10% slower;
+     * plots/calib/wide288/). */
+    {128, 288, 2},
 };
 /* Clusters of 4 (8) a GPU holds where it holds `pairs` clusters of 2: 30 (15)
  * for 66 on an H100 SXM (their GPCs; cudaOccupancyMaxActiveClusters).
@@ -269,7 +279,8 @@ static inline void sk_finish(sk_plan *s)
  * pairs, k-tiles, SK_WAYS_MAX); pairs sharing A asked for where C has one block row:
  * they share A anyway; a cluster of 8 not sharing both operands, not whole
  * or split-K, or with a box not a multiple of 8 rows; of 64-row tiles, whole
- * past one wave). A swapped candidate is planned on C^T, N x M. */
+ * past one wave; a tile wider than 256 columns not in a pair sharing B). A
+ * swapped candidate is planned on C^T, N x M. */
 static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KINDS], sk_cand c,
                              sk_plan *out)
 {
@@ -290,6 +301,8 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
         return -1;
     if (s.cl == 8 && s.bm == 64 && c.mode == SK_WHOLE && s.pairs > s.clusters)
         return -1; /* one piece a CTA: v7's C slices for these tiles lie in its ring */
+    if (s.bn > 256 && s.share_b != 1)
+        return -1; /* a TMA box has at most 256 rows: B comes in halves, one a CTA */
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
@@ -497,10 +510,15 @@ typedef struct {
  * with k_tile and piece of their own (fit --kinds 39,40,41) fitted to their
  * forced one-wave runs of 10.5 us or more (H100, 10 shapes; rms log error
  * 0.035): a pair's k_tile, priced by these bytes, came out 10-25% short
- * (plots/calib/cl64/). */
+ * (plots/calib/cl64/). Last, 128 x 288 (kind 42), not fitted: k_tile 735
+ * ns and piece 2.8 us read off four of its whole-pair plans (5-32 k-tiles,
+ * 1-14 waves; H100, 2026-11-26): per column its k-tile costs about 3% more
+ * than 128 x 256's, and its epilogue has one C slice buffer a consumer.
+ * On held-out shapes whose plan it changed, 0.936 (H100, 20 shapes) and
+ * 0.951 (H200, 27) of the time of the plans before (plots/calib/wide288/). */
 static const sk_model sk_model_sm90 = {
-    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4, 366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1, 475.7, 511.7, 587.0}, /* k_tile: sk_tile's order */
-    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0, 800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3, 0.0, 0.0, 651.5}, /* piece */
+    {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4, 366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1, 475.7, 511.7, 587.0, 735.0}, /* k_tile: sk_tile's order */
+    {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0, 800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3, 0.0, 0.0, 651.5, 2800.0}, /* piece */
     6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
@@ -802,10 +820,11 @@ static inline int64_t sk_cover_base(const sk_plan *s, int M, int N)
 }
 
 /* Tile shapes with no candidate on some shapes (the 64 x 64 quads', the
- * clusters of 8: their one-wave rules). */
+ * clusters of 8: their one-wave rules; past 256 columns: pairs sharing B
+ * only, so C needs two block rows). */
 static inline int sk_kind_may_have_none(int kind)
 {
-    return sk_only_both(kind) || sk_tile[kind][2] == 8;
+    return sk_only_both(kind) || sk_tile[kind][2] == 8 || sk_tile[kind][1] > 256;
 }
 /* Is a 64 x 64 quad a candidate for M x N x K (sk_only_both's one wave)? */
 static inline int sk_quad64_applies(int M, int N, int K, const sk_gpu *g)

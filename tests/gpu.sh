@@ -182,6 +182,16 @@ V7_PLANS=(
     "V7_TILE=64x64o:dp:BA 200 1704 3792|tiles 64 x 64, pairs share A and B \(4 x 2\), 14 pairs of 30 k-tiles \(128 deep\) on 14 clusters.*, clusters of 8"
     "V7_TILE=64x64o:split5:AB 352 208 2552|tiles 64 x 64, pairs share A and B \(2 x 4\), 3 pairs of 20 k-tiles \(128 deep\) on 15 clusters.*split-K, clusters of 8"
     "600 920 1008|tiles 64 x 80, pairs share A and B \(2 x 4\), 15 pairs of 8 k-tiles \(128 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
+    # Tiles wider than one wgmma (128 x 288: two a k-step, 144 + 144 columns;
+    # one C slice buffer a consumer), every decomposition, tiles of C^T, edges
+    # inside the second wgmma's columns and odd sizes.
+    "V7_TILE=128x288:dp 3856 1064 3624|tiles 128 x 288, pairs share B, 64 pairs of 57 k-tiles \(64 deep\) on 64 clusters, 0 stream-K"
+    "V7_TILE=128x288:sk 3000 2000 1000|tiles 128 x 288, pairs share B, 84 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x288:skw 4104 4104 1024|tiles 128 x 288, pairs share B, 255 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, [1-9][0-9]* stream-K"
+    "V7_TILE=128x288:split3 300 600 5000|tiles 128 x 288, pairs share B, 6 pairs of 79 k-tiles \(64 deep\) on 18 clusters.*split-K"
+    "V7_TILE=128x288:dp:T 1000 300 2000|tiles 288 x 128 \(swapped: C\^T in its tiles\), pairs share A, 8 pairs of 32 k-tiles \(64 deep\) on 8 clusters, 0 stream-K"
+    "V7_TILE=128x288:split2:T 1000 260 3000|tiles 288 x 128 \(swapped: C\^T in its tiles\), pairs share A, 8 pairs of 47 k-tiles.*split-K"
+    "V7_TILE=128x288:sk:T 1001 999 1003|tiles 288 x 128 \(swapped: C\^T in its tiles\), pairs share A, 16 pairs of 16 k-tiles \(64 deep\) on [0-9]+ clusters, 16 stream-K"
 )
 # And the model's plans on random shapes (build/tools/shapes, a fixed seed):
 # whatever it picks must verify.

@@ -574,7 +574,8 @@ else
         "128x256 4096 4096 4104|loads: A in [128 x 64] boxes (each CTA its own), B in [128 x 64] boxes (half a tile per CTA, multicast to both); rows 8208 bytes apart: L2 promotion 128B" \
         "64x128 64 8192 8192 32|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to both), B in [128 x 64] boxes (each CTA its own); rows 16384 bytes apart: L2 promotion 256B" \
         "128x256:dp:A 528 13184 2312|loads: A in [64 x 64] boxes (half a tile per CTA, multicast to both), B in [256 x 64] boxes (each CTA its own); rows 4624 bytes apart: L2 promotion 128B" \
-        "64x64q:dp:AB 248 1328 1848|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to the 2 CTAs that share it), B in [32 x 64] boxes (half a tile per CTA, multicast to the 2 CTAs that share it); rows 3696 bytes apart: L2 promotion 128B"; do
+        "64x64q:dp:AB 248 1328 1848|loads: A in [32 x 64] boxes (half a tile per CTA, multicast to the 2 CTAs that share it), B in [32 x 64] boxes (half a tile per CTA, multicast to the 2 CTAs that share it); rows 3696 bytes apart: L2 promotion 128B" \
+        "128x288:dp 3856 1064 3624|loads: A in [128 x 64] boxes (each CTA its own), B in [144 x 64] boxes (half a tile per CTA, multicast to both); rows 7248 bytes apart: L2 promotion 128B"; do
         args=${c%%|*} want=${c#*|}
         # shellcheck disable=SC2086
         run_bin env "V7_TILE=${args%% *}" "$plan" ${args#* }
@@ -596,10 +597,12 @@ else
         eval '[ -n "$spread" ] && [ $(( ${spread#* } - ${spread%% *} )) -le 1 ]'
     # Refused: bad sizes and GPU figures, an unknown tile, candidates that do
     # not apply (64 x 64q where its 2 x 2 quads would be more than 24; ":AB"
-    # on a pair).
+    # on a pair; a tile wider than 256 in pairs sharing A: B's box would
+    # have 288 rows).
     for args in "0 1 1" "abc 1 1" "1 2" "8 8 8 0" "8 8 8 66 -1" "8 8 8 66 52428800 0" \
         "V7_TILE=96x96 8 8 8" "V7_TILE=128x256:split2 8192 8192 8192" "V7_TILE=128x256:skw 256 8192 8192" \
-        "V7_TILE=64x64q 640 1000 1000" "V7_TILE=64x64:dp:AB 640 1000 1000"; do
+        "V7_TILE=64x64q 640 1000 1000" "V7_TILE=64x64:dp:AB 640 1000 1000" "V7_TILE=128x288:dp:A 3856 1064 3624" \
+        "V7_TILE=128x288 100 4000 1000"; do
         # shellcheck disable=SC2086
         if [[ $args == V7_TILE=* ]]; then run_bin env "${args%% *}" "$plan" ${args#* }; else run_bin "$plan" $args; fi
         if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(nlines "$tmp/err")" -ne 1 ] || ! grep -q error "$tmp/err"; then

@@ -21,8 +21,9 @@
  *    and adds the partials in an order fixed by the plan, not by who
  *    finishes first, so every run gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
- *    of the instruction), 128 x 256 down to 64 x 64, 128 rows by 80 .. 240
- *    columns in steps of 16, 64 rows by 80 .. 112; a 64-row tile is one
+ *    of the instruction), 128 x 288 down to 64 x 64, 128 rows by 80 .. 240
+ *    columns in steps of 16 and 288 (two wgmma a k-step), 64 rows by
+ *    80 .. 112; a 64-row tile is one
  *    consumer's, the two taking turns on pieces (ping-pong); so is the
  *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
  *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
@@ -72,7 +73,7 @@
 
 /* BM x BN, the rows and columns of C per CTA, are the kernel's template
  * parameters: 128 x 256, 128 x 192, 128 x 128, 64 x 128, 128 x 64, 64 x 64,
- * 64 x 256, 128 x 80 .. 240 in steps of 16, or 64 x 80 .. 112 (the plan picks,
+ * 64 x 256, 128 x 80 .. 240 in steps of 16, 128 x 288, or 64 x 80 .. 112 (the plan picks,
  * sk_tile in common/stream_k.h). */
 #define BOX_K 64                      /* K per TMA box: 64 fp16 = 128 B = one swizzle row */
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
@@ -95,12 +96,15 @@
  * as fit in the 227 KB: 4 x 48 KB (128 x 256, 64 x 128), 6 x 32 KB (128 x
  * 128, 64 x 64), 8 x 24 KB (128 x 64), 4 x 40 KB (64 x 256, 128 x 192), 4
  * to 7 stages for the 128-row widths in steps of 16, 4 or 5 for 64 x 80 ..
- * 112 (one more in clusters of 8: C_IN_RING). */
+ * 112 (one more in clusters of 8: C_IN_RING), 4 x 52 KB for 128 x 288 (one
+ * C slice buffer: C_BUFS). */
 #define TILE_A_BYTES (BM * BK * 2)
 #define TILE_B_BYTES (BN * BK * 2)
 #define STAGE_BYTES (TILE_A_BYTES + TILE_B_BYTES)
 #define C_SLICE_BYTES (64 * 64 * 2)   /* a consumer's [64 rows][64 cols] slice of C */
-#define C_BUFS 2                      /* slice buffers per consumer: one filled while one drains */
+#define C_BUFS (BN > 256 ? 1 : 2)     /* slice buffers per consumer: one filled while one drains;
+                                       * past 256 columns one, so the ring keeps 4 stages of
+                                       * 128 x 288 */
 #define SMEM_MAX (227 * 1024)         /* shared memory a CTA may have on sm_90 */
 /* 64-row tiles in clusters of 8 run one piece a CTA (sk_plan_of): after its
  * last k-tile nothing fills the ring again, so their C slices reuse its
@@ -122,8 +126,14 @@
 #define GATHER_BYTES ((PARTIAL_FLOATS / 4 + SK_WAYS_MAX) * 16)
 /* BN columns are one wgmma instruction per k-step (n: any multiple of 8 up to
  * 256). Split in two (192 + 48 for 240, 128 + 16 for 144), the narrow second
- * one made the tile 1-6% slower (plots/NOTES.md). The epilogue stores BN / 64
- * slices of 64 columns, then the last BN % 64 in boxes of 16 (tmap_c16). */
+ * one made the tile 1-6% slower (plots/NOTES.md). Past 256 columns they are
+ * two of half each (WN_1 columns; B's rows WN_1 .. start on a 1024-byte
+ * swizzle atom, WN_1 being a multiple of 8), their fragments one after the
+ * other in acc, which is then the m64nBN fragment (128 x 272 as 136 + 136,
+ * 128 + 144 or 144 + 128 spilled 4 bytes in one kernel: plots/NOTES.md).
+ * The epilogue stores BN / 64 slices of 64 columns, then the last BN % 64 in
+ * boxes of 16 (tmap_c16). */
+#define WN_1 (BN > 256 ? BN / 2 : BN) /* the first wgmma's n: 144 + 144 */
 #define C_BOX_BYTES (16 * 64 * 2)     /* C^T: a box of a slice's last BN % 64 rows of C,
                                        * [16][64], in the swizzle */
 #define C_WARP_BOX_BYTES (16 * 16 * 2) /* C: a warp's box of a slice's last BN % 64
@@ -516,7 +526,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                                        in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
                         const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
-                        wgmma_m64nNk16_f32_f16_f16<BN>(acc, da, db, k > 0 || kt > w.kb);
+                        wgmma_m64nNk16_f32_f16_f16<WN_1>(acc, da, db, k > 0 || kt > w.kb);
+                        if constexpr (BN > WN_1) /* B's rows WN_1 ..: 128 B each, whole 1024-byte swizzle atoms */
+                            wgmma_m64nNk16_f32_f16_f16<BN - WN_1>(acc + WN_1 / 2, da,
+                                                                 wgmma_desc_advance(db, WN_1 * 128),
+                                                                 k > 0 || kt > w.kb);
                     }
                     wgmma_commit_group();
                 }
@@ -899,6 +913,7 @@ static const struct {
     KERNEL(128, 160, 8), KERNEL(128, 176, 8), KERNEL(128, 192, 8), KERNEL(128, 208, 8), KERNEL(128, 224, 8),
     KERNEL(128, 240, 8), KERNEL(128, 256, 8),
     KERNEL(64, 64, 8),   KERNEL(64, 80, 8),   KERNEL(64, 96, 8),
+    KERNEL(128, 288, 2),
 };
 #undef KERNEL
 
