@@ -1285,7 +1285,7 @@ static void test_stream_k(void)
     /* 128 x 288 pairs where one wave of them covers C (plots/calib/wide288/, H200):
      * 3856 x 1064 x 3624 49.2 us against 63.0 in 128 x 144 pairs, 2 waves;
      * 9296 x 456 x 2632 (288 x 128 tiles of C^T) 38.5 against 40.8 in 128 x
-     * 160 clusters of 8. */
+     * 160 clusters of 8 (H100: 42.2 against 42.1). */
     for (int gi = 0; gi < 2; gi++) {
         s = sk_plan_make(3856, 1064, 3624, gi ? &h2 : &h1, &sk_model_sm90, -1);
         EXPECT(s.bn == 288 && !s.swap && s.pairs <= s.clusters && !s.sk_pairs, "3856x1064x3624: %d x %d%s, %d pairs",
@@ -1487,8 +1487,10 @@ static void test_stream_k(void)
     /* The plan picks them where one wave of them fills 4/5 of the SMs or more
      * (0.77-0.90 of the time there), and over several waves where they ran
      * faster (7320 x 560 x 568, 4864 x 888 x 3512: 0.77-0.86,
-     * plots/calib/cl8waves/; 9296 x 456 x 2632 and 2160 x 1944 x 3848 too, but
-     * one wave of 128 x 288 pairs ran faster still, below); not on fewer (6-10
+     * plots/calib/cl8waves/; 9296 x 456 x 2632 and 2160 x 1944 x 3848 too,
+     * but now one wave of 128 x 288 pairs: 1.00 / 0.94 of the time at 9296 x
+     * 456 x 2632, H100 / H200, below; 1.04 at 2160 x 1944 x 3848, H100, a
+     * known miss, plots/calib/wide288/); not on fewer (6-10
      * clusters: 1.00-1.19), nor where their tiles cover more than 4/3 of C
      * (120 x 7048 x 3472 in 96 x 128 tiles of C^T, 4 x 2, covering 1.63 times
      * C: 1.01-1.08), nor where they ran slower over several waves (8192 x 1024
