@@ -207,7 +207,8 @@ for step in $STEPS; do
         done
         # v7: each kernel issues one wgmma per k-step, of its tile's whole width
         # (BK / 16 per k-tile: 8 for 64 x 64 and 64 x 128, whose k-tiles are 128
-        # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower):
+        # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower),
+        # but past 256 columns (wgmma's widest) two of half the width each:
         # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
@@ -217,9 +218,9 @@ for step in $STEPS; do
                              (substr(f[4], 1, 1) == "1" ? ":whole" : "") (substr(f[5], 1, 1) == "4" ? ":q" : "")
                          order[++k] = name } }
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
-                     cnt[name]++; if (s != bn) other[name] = s }
+                     cnt[name]++; if (s + 0 != (bn + 0 > 256 ? bn / 2 : bn + 0)) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
-                         split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) ? 8 : 4
+                         split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) || d[2] + 0 > 256 ? 8 : 4
                          if (cnt[x] != want || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
                        print k " kernels" }' "$ptx" >"$tmp/wg"
             if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then
