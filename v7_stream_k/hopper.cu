@@ -22,9 +22,9 @@
  *    finishes first, so every run gives the same bits;
  *  - the tile shape is the plan's (a template parameter: wgmma's N is part
  *    of the instruction), 128 x 288 down to 64 x 64, 128 rows by 80 .. 240
- *    columns in steps of 16 and 288 (two wgmma a k-step), 64 rows by
- *    80 .. 112; a 64-row tile is one
- *    consumer's, the two taking turns on pieces (ping-pong); so is the
+ *    columns in steps of 16 and by 288 (two wgmma a k-step), 64 rows by
+ *    80 .. 112; a 64-row tile is one consumer's, the two taking turns on
+ *    pieces (ping-pong); so is the
  *    cluster size (2, or 4 where one wave of whole tiles fits in the 30
  *    clusters of 4 the GPU holds: each CTA loads a quarter of the shared
  *    operand, or, 64 x 64 tiles 2 x 2, half of each operand; or 8 in 2 x 4
@@ -317,6 +317,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                           sizeof pair_slot + sizeof ring_at + sizeof gathered <= SMEM_MAX,
                   "the ring, the C slices and the barriers exceed 227 KB of shared memory");
     static_assert(CONSUMERS * GATHER_BYTES <= STAGES * STAGE_BYTES, "the split-K gathers exceed the ring");
+    static_assert(BN <= 256 || (WN_1 % 8 == 0 && BN - WN_1 <= 256),
+                  "past 256 columns: two wgmma, the second's B rows from a whole swizzle atom (8 rows)");
 
     const int tid = threadIdx.x;
     const uint32_t rank = cluster_ctarank(); /* 0 or 1: which tile of the pair */
