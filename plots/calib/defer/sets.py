@@ -1,4 +1,5 @@
-import collections,math,sys
+import collections,math,os,sys
+here=os.path.dirname(os.path.abspath(__file__))
 def load(fn):
     d=collections.defaultdict(lambda: collections.defaultdict(list))
     for l in open(fn):
@@ -6,8 +7,8 @@ def load(fn):
         if len(f)<5 or not f[2].split(): continue
         d[(f[0],f[3])][f[1]].append(float(f[2].split()[0]))
     return {k:min(v['new'])/min(v['old']) for k,v in d.items() if 'new' in v and 'old' in v}
-multi=[l.split() for l in open(__import__('os').path.join(__import__('os').path.dirname(__file__),'df2_multi.txt'))]
-one=[l.split() for l in open(__import__('os').path.join(__import__('os').path.dirname(__file__),'df2_one.txt'))]
+multi=[l.split() for l in open(os.path.join(here,'df2_multi.txt'))]
+one=[l.split() for l in open(os.path.join(here,'df2_one.txt'))]
 g=lambda a: math.exp(sum(map(math.log,a))/len(a)) if a else float('nan')
 for fn in sys.argv[1:]:
     r=load(fn)
