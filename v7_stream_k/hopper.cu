@@ -145,10 +145,7 @@
  * issued; what is left when that piece ends (or the kernel does) is stored
  * then. 64-row tiles have it already: their two consumers take turns. */
 #define SLICES ((BN + 63) / 64)       /* slices of a consumer's fragment, the last BN % 64 wide */
-/* of them stored under the next MMAs: in whole-pairs kernels of 128 rows, all
- * of them, but 2 in 128 x 256 of C^T (all spilled 120 bytes there) */
-#define DEFERRED (BM == 128 && BN <= 256 && WHOLE ? (T && BN > 224 ? 2 : SLICES) : 0)
-#define PEND (BN / 4 - (SLICES - DEFERRED) * 16) /* fp16 pairs of them a consumer holds */
+#define DEFERRED (BM == 128 && BN <= 256 && WHOLE ? SLICES : 0) /* of them stored under the next MMAs */
 /* The workspace starts with the scheduler's two counters, on a line of
  * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
@@ -333,10 +330,9 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
             cp_async_bulk_wait_group_read<C_BUFS - 1>();
         bar_sync(2 + c, 128);
 #pragma unroll
-        for (int q = 0; q < 4; q++) /* (a fixed count: v stays in registers for a slice known only at run time) */
-            if (q < rows / 16)
-                stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at, v[4 * q], v[4 * q + 1], v[4 * q + 2],
-                                           v[4 * q + 3]);
+        for (int q = 0; q < rows / 16; q++)
+            stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at, v[4 * q], v[4 * q + 1], v[4 * q + 2],
+                                       v[4 * q + 3]);
         fence_proxy_async_shared_cta();
         bar_sync(2 + c, 128);
         if (threadIdx.x % 128 == 0) {
@@ -360,9 +356,9 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
         __syncwarp(); /* buf is free for the warp */
         const int chunks = slice < BN / 64 ? 8 : BN % 64 / 8;
 #pragma unroll
-        for (int chunk = 0; chunk < 8; chunk++)
+        for (int chunk = 0; chunk < chunks; chunk++)
 #pragma unroll
-            for (int half = 0; half < 2 && chunk < chunks; half++) {
+            for (int half = 0; half < 2; half++) {
                 const int r = lane / 4 + half * 8; /* row of the warp's 16 */
                 const int at = slice < BN / 64 ? r * 128 + ((chunk ^ (r % 8)) << 4)
                                                : chunk / 2 * C_WARP_BOX_BYTES + r * 32 + chunk % 2 * 16;
@@ -381,20 +377,6 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
         }
     }
     stored++;
-}
-
-/* Stores slice ds of the last tile, the first in pend, and moves the rest
- * down: a slice known only at run time, from registers. */
-template <int BN, int T, int P>
-__device__ __forceinline__ void store_pending(uint32_t *pend, int &ds, int row0, int n0, int M, int N,
-                                              uint8_t *c_bufs, int &stored, int c, const CUtensorMap *tmap_c,
-                                              const CUtensorMap *tmap_c16)
-{
-    store_slice<BN, T>(pend, ds, row0, n0, M, N, c_bufs, stored, c, tmap_c, tmap_c16);
-#pragma unroll
-    for (int j = 0; j + 16 < P; j++) /* P: the fp16 pairs pend holds */
-        pend[j] = pend[j + 16];
-    ds++;
 }
 
 /* T: the operands' roles swapped (plan.swap): A and B are the tensor maps of
@@ -569,10 +551,10 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const int t = tid % 128, lane = tid % 32;
         uint8_t *c_bufs = smem + (C_IN_RING ? 0 : STAGES * STAGE_BYTES) + c * C_BUFS * C_SLICE_BYTES;
         int stored = 0; /* slices this consumer has handed to the TMA engine */
-        /* The last tile's slices ds .. SLICES - 1, not yet stored (SLICES:
-         * none), and its corner: pend, fp16 pairs [slice][8-column group][row
-         * half], slice ds first (store_pending moves the rest down). */
-        uint32_t pend[DEFERRED ? PEND : 1];
+        /* The last tile's slices SLICES - DEFERRED .. not yet stored: pend
+         * [slice][8-column group][row half], each an fp16 pair; the next of
+         * them, ds (SLICES: none), and the tile's corner. */
+        uint32_t pend[DEFERRED ? DEFERRED * 16 : 1];
         int ds = SLICES, pm0 = 0, pn0 = 0;
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
@@ -626,7 +608,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             float acc[BN / 2];
 
             int prev = 0; /* stage of k-tile kt - 1 */
-            for (int kt = w.kb; kt < w.ke; kt++) {
+            /* k-tile kt: its stage waited for, its MMAs issued; the stage's index */
+            auto issue = [&](int kt) {
                 const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
                 /* stage s: A [BK / 64][BM][64] then B [BK / 64][BN][64], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
@@ -652,18 +635,33 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     }
                     wgmma_commit_group();
                 }
-                /* The last tile's next slice, while these MMAs run. */
-                if constexpr (DEFERRED > 0)
-                    if (ds < SLICES)
-                        store_pending<BN, T, PEND>(pend, ds, pm0 + h * 64, pn0, M, N, c_bufs, stored, c, &tmap_c,
-                                             &tmap_c16);
-                /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+                return s;
+            };
+            /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+            auto release = [&](int kt, int s) {
                 wgmma_wait_group<1>();
                 if (kt > w.kb && tid % 128 < CLUSTER)
                     mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* consumer_release_cluster */
                 prev = s;
                 pipeline_advance(&pipe);
-            }
+            };
+            int kt = w.kb;
+            /* The last tile's slices still pending, one while each k-tile's MMAs
+             * run (a loop of its own: where nothing is pending, as on a call
+             * of one wave, the main loop is v6's, and with the stores in it,
+             * not taken, one-wave calls ran 1-2% slower). */
+            if constexpr (DEFERRED > 0)
+                for (; ds < SLICES && kt < w.ke; kt++, ds++) {
+                    const int s = issue(kt);
+#pragma unroll
+                    for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
+                        if (sl == ds)
+                            store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N,
+                                               c_bufs, stored, c, &tmap_c, &tmap_c16);
+                    release(kt, s);
+                }
+            for (; kt < w.ke; kt++)
+                release(kt, issue(kt));
             next = next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
@@ -791,48 +789,39 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             }
 
-            /* Epilogue. With DEFERRED: the last tile's slices still pending
-             * first (the piece after it had fewer k-tiles than they), then
-             * this tile's fragment packed into pend, stored now only if no
-             * piece follows. */
+            /* Epilogue: the last tile's slices still pending first (its
+             * piece after it had fewer k-tiles than they), then this tile's:
+             * its first SLICES - DEFERRED stored now, the rest packed in pend. */
             if constexpr (DEFERRED > 0) {
-                while (ds < SLICES)
-                    store_pending<BN, T, PEND>(pend, ds, pm0 + h * 64, pn0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
-                constexpr int now = SLICES - DEFERRED; /* slices stored now */
 #pragma unroll
-                for (int sl = 0; sl < now; sl++) {
-                    uint32_t v[16]; /* [8-column group][row half] */
+                for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
+                    if (sl >= ds)
+                        store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N,
+                                           c_bufs, stored, c, &tmap_c, &tmap_c16);
+            }
 #pragma unroll
-                    for (int j = 0; j < 8; j++)
+            for (int sl = 0; sl < SLICES; sl++) {
+                uint32_t v[16]; /* [8-column group][row half] */
 #pragma unroll
-                        for (int half = 0; half < 2; half++)
-                            v[j * 2 + half] =
-                                half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
-                    store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
-                }
-#pragma unroll
-                for (int j = now * 8; j < BN / 8; j++) /* 8-column group j, its two row halves */
+                for (int j = 0; j < 8 && sl * 8 + j < BN / 8; j++)
 #pragma unroll
                     for (int half = 0; half < 2; half++)
-                        pend[(j - now * 8) * 2 + half] = half2_bits(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                ds = now, pm0 = m0, pn0 = n0;
-                if (next.pair < 0)
-                    while (ds < SLICES)
-                        store_pending<BN, T, PEND>(pend, ds, pm0 + h * 64, pn0, M, N, c_bufs, stored, c, &tmap_c,
-                                             &tmap_c16);
-            } else {
-#pragma unroll
-                for (int sl = 0; sl < SLICES; sl++) {
-                    uint32_t v[16]; /* [8-column group][row half] */
-#pragma unroll
-                    for (int j = 0; j < 8 && sl * 8 + j < BN / 8; j++)
-#pragma unroll
-                        for (int half = 0; half < 2; half++)
-                            v[j * 2 + half] =
-                                half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
+                        v[j * 2 + half] = half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
+                if (sl < SLICES - DEFERRED)
                     store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
-                }
+                else
+#pragma unroll
+                    for (int j = 0; j < 16 && sl * 16 + j < BN / 4; j++)
+                        pend[(sl - (SLICES - DEFERRED)) * 16 + j] = v[j];
             }
+            ds = SLICES - DEFERRED, pm0 = m0, pn0 = n0;
+        }
+        if constexpr (DEFERRED > 0) { /* the last tile's slices not yet stored */
+#pragma unroll
+            for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
+                if (sl >= ds)
+                    store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N, c_bufs,
+                                       stored, c, &tmap_c, &tmap_c16);
         }
         if (lane == 0) /* every store's issuer (tiles of C: each warp's first lane; of C^T: the first) */
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
