@@ -140,12 +140,12 @@
                                         * columns, [16 rows][16], not swizzled */
 /* The epilogue under the next tile's MMAs. A 128-row tile's two consumers
  * both convert and store, so the tensor cores would wait for the epilogue.
- * Instead a consumer packs its fragment to fp16 in registers (pend, BN / 4 of
- * them) and stores one slice of it after each of the next piece's k-tiles is
- * issued; what is left when that piece ends (or the kernel does) is stored
- * then. 64-row tiles have it already: their two consumers take turns. */
+ * In the whole-pairs kernels a consumer instead keeps its fragment, packed to
+ * fp16 in registers (pend, BN / 4 of them), and stores one slice of it after
+ * each of the next piece's first k-tiles is issued. 64-row tiles have it
+ * already: their two consumers take turns. */
 #define SLICES ((BN + 63) / 64)       /* slices of a consumer's fragment, the last BN % 64 wide */
-#define DEFERRED (BM == 128 && BN <= 256 && WHOLE ? SLICES : 0) /* of them stored under the next MMAs */
+#define DEFER (BM == 128 && BN <= 256 && WHOLE)
 /* The workspace starts with the scheduler's two counters, on a line of
  * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
@@ -551,10 +551,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const int t = tid % 128, lane = tid % 32;
         uint8_t *c_bufs = smem + (C_IN_RING ? 0 : STAGES * STAGE_BYTES) + c * C_BUFS * C_SLICE_BYTES;
         int stored = 0; /* slices this consumer has handed to the TMA engine */
-        /* The last tile's slices SLICES - DEFERRED .. not yet stored: pend
-         * [slice][8-column group][row half], each an fp16 pair; the next of
-         * them, ds (SLICES: none), and the tile's corner. */
-        uint32_t pend[DEFERRED ? DEFERRED * 16 : 1];
+        /* The last tile's fragment, fp16 pairs [slice][8-column group][row
+         * half], its slices ds .. not yet stored (SLICES: none), and its corner. */
+        uint32_t pend[DEFER ? BN / 4 : 1];
         int ds = SLICES, pm0 = 0, pn0 = 0;
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
@@ -646,19 +645,21 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 pipeline_advance(&pipe);
             };
             int kt = w.kb;
-            /* The last tile's slices still pending, one while each k-tile's MMAs
-             * run (a loop of its own: where nothing is pending, as on a call
-             * of one wave, the main loop is v6's, and with the stores in it,
-             * not taken, one-wave calls ran 1-2% slower). */
-            if constexpr (DEFERRED > 0)
-                for (; ds < SLICES && kt < w.ke; kt++, ds++) {
-                    const int s = issue(kt);
+            /* The last tile's slices, one while each k-tile's MMAs run, in a loop
+             * of its own: the main loop stays v6's. */
+            if constexpr (DEFER)
+                for (; ds < SLICES; kt++, ds++) { /* past the piece's k-tiles, stores alone */
+                    const bool mma = kt < w.ke;
+                    int s = 0;
+                    if (mma)
+                        s = issue(kt);
 #pragma unroll
-                    for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
+                    for (int sl = 0; sl < SLICES; sl++)
                         if (sl == ds)
-                            store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N,
-                                               c_bufs, stored, c, &tmap_c, &tmap_c16);
-                    release(kt, s);
+                            store_slice<BN, T>(pend + sl * 16, sl, pm0 + h * 64, pn0, M, N, c_bufs, stored, c,
+                                               &tmap_c, &tmap_c16);
+                    if (mma)
+                        release(kt, s);
                 }
             for (; kt < w.ke; kt++)
                 release(kt, issue(kt));
@@ -789,16 +790,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             }
 
-            /* Epilogue: the last tile's slices still pending first (its
-             * piece after it had fewer k-tiles than they), then this tile's:
-             * its first SLICES - DEFERRED stored now, the rest packed in pend. */
-            if constexpr (DEFERRED > 0) {
-#pragma unroll
-                for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
-                    if (sl >= ds)
-                        store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N,
-                                           c_bufs, stored, c, &tmap_c, &tmap_c16);
-            }
+            /* Epilogue: slice by slice, the fragment packed to fp16 pairs and
+             * stored, or, where the kernel defers and a piece follows, kept in
+             * pend for that piece to store under its first MMAs. (The last
+             * tile stores at once, slice after slice: packed whole first, its
+             * stores started later, and one-wave calls ran 1-2% slower.) */
+            const bool now = !DEFER || next.pair < 0;
 #pragma unroll
             for (int sl = 0; sl < SLICES; sl++) {
                 uint32_t v[16]; /* [8-column group][row half] */
@@ -807,21 +804,14 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
 #pragma unroll
                     for (int half = 0; half < 2; half++)
                         v[j * 2 + half] = half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
-                if (sl < SLICES - DEFERRED)
-                    store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
-                else
+                if constexpr (DEFER)
 #pragma unroll
                     for (int j = 0; j < 16 && sl * 16 + j < BN / 4; j++)
-                        pend[(sl - (SLICES - DEFERRED)) * 16 + j] = v[j];
+                        pend[sl * 16 + j] = v[j];
+                if (now)
+                    store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
             }
-            ds = SLICES - DEFERRED, pm0 = m0, pn0 = n0;
-        }
-        if constexpr (DEFERRED > 0) { /* the last tile's slices not yet stored */
-#pragma unroll
-            for (int sl = SLICES - DEFERRED; sl < SLICES; sl++)
-                if (sl >= ds)
-                    store_slice<BN, T>(pend + (sl - (SLICES - DEFERRED)) * 16, sl, pm0 + h * 64, pn0, M, N, c_bufs,
-                                       stored, c, &tmap_c, &tmap_c16);
+            ds = now ? SLICES : 0, pm0 = m0, pn0 = n0;
         }
         if (lane == 0) /* every store's issuer (tiles of C: each warp's first lane; of C^T: the first) */
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
