@@ -182,6 +182,14 @@ V7_PLANS=(
     "V7_TILE=64x64o:dp:BA 200 1704 3792|tiles 64 x 64, pairs share A and B \(4 x 2\), 14 pairs of 30 k-tiles \(128 deep\) on 14 clusters.*, clusters of 8"
     "V7_TILE=64x64o:split5:AB 352 208 2552|tiles 64 x 64, pairs share A and B \(2 x 4\), 3 pairs of 20 k-tiles \(128 deep\) on 15 clusters.*split-K, clusters of 8"
     "600 920 1008|tiles 64 x 80, pairs share A and B \(2 x 4\), 15 pairs of 8 k-tiles \(128 deep\) on 15 clusters, 0 stream-K.*, clusters of 8"
+    # The epilogue under the next tile's MMAs (whole pairs of 128-row tiles, several to a
+    # cluster): tiles of fewer k-tiles (1, 2, 3) than slices, so a piece stores what is
+    # pending past its own k-tiles; tiles of C^T; 16- and 48-column tails; pairs sharing A.
+    "V7_TILE=128x256:dp 4000 4000 128|tiles 128 x 256, pairs share B, 256 pairs of 2 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x208:dp 4100 3900 64|tiles 128 x 208, pairs share B, 323 pairs of 1 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x224:dp:T 5000 3000 192|tiles 224 x 128 \(swapped: C\^T in its tiles\), pairs share A, 276 pairs of 3 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x256:dp:T 4100 3900 200|tiles 256 x 128 \(swapped: C\^T in its tiles\), pairs share A, 272 pairs of 4 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
+    "V7_TILE=128x176:dp:A 3001 2999 520|tiles 128 x 176, pairs share A, 216 pairs of 9 k-tiles \(64 deep\) on [0-9]+ clusters, 0 stream-K"
     # Tiles wider than one wgmma (128 x 288: two a k-step, 144 + 144 columns;
     # one C slice buffer a consumer), every decomposition, tiles of C^T, edges
     # inside the second wgmma's columns and odd sizes.
@@ -289,7 +297,9 @@ sanitizer_tests() {
         # clusters of 8, 2 x 4 and 4 x 2 of C^T (a quarter of one operand, half of the other;
         # 16 k-tiles through 6 stages), 36 pairs of 2 x 4 dealt out to 15 clusters, and 2 x 4
         # split-K (the partials written, flagged and gathered by 16 consumers a piece); 64 x 80
-        # tiles in 2 x 4 clusters (one consumer a tile) and 64 x 64 in them split-K.
+        # tiles in 2 x 4 clusters (one consumer a tile) and 64 x 64 in them split-K; whole
+        # pairs of 128 x 256 and of 176 x 128 of C^T, several to a cluster, fewer k-tiles than
+        # slices (the last tile's stores under the next tile's MMAs, and past them).
         local wrap=("128 256 1024")
         [ "$1" = v7_stream_k ] && wrap=("1024 1024 1024" "256 256 8192" "V7_TILE=64x256:dp 2048 3072 328"
                                         "V7_TILE=128x192:sk 1000 1000 1000" "V7_TILE=128x192:sk:A 600 3000 1000"
@@ -298,7 +308,8 @@ sanitizer_tests() {
                                         "V7_TILE=128x128q:sk 1000 1000 1000" "V7_TILE=64x64q:dp:AB 200 136 2000"
                                         "V7_TILE=128x128o:dp:AB 1000 1000 1000" "V7_TILE=128x96o:dp:BA:T 300 1800 1000"
                                         "V7_TILE=128x112o:dp:AB 3000 1000 500" "V7_TILE=128x112o:split3:AB 300 300 2000"
-                                        "V7_TILE=64x80o:dp:AB 264 1520 500" "V7_TILE=64x64o:split3:AB 200 300 2000")
+                                        "V7_TILE=64x80o:dp:AB 264 1520 500" "V7_TILE=64x64o:split3:AB 200 300 2000"
+                                        "V7_TILE=128x256:dp 4096 2048 128" "V7_TILE=128x176:dp:T 3000 2000 192")
         for shape in "${wrap[@]}"; do
             local env=()
             [[ $shape == V7_TILE=* ]] && env=("${shape%% *}") && shape=${shape#* }

@@ -210,6 +210,8 @@ for step in $STEPS; do
         # deep, else 4; two, of 192 and 48 columns for 240, ran 1-6% slower),
         # but past 256 columns (wgmma's widest) two of half the width each:
         # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
+        # The whole-pairs kernels of 128-row tiles up to 256 wide have the k-step
+        # twice: the main loop, and the loop that stores the last tile's slices.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
                      if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]ELi[24]E/) {
@@ -221,6 +223,7 @@ for step in $STEPS; do
                      cnt[name]++; if (s + 0 != (bn + 0 > 256 ? bn / 2 : bn + 0)) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
                          split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) || d[2] + 0 > 256 ? 8 : 4
+                         if (d[1] == 128 && d[2] + 0 <= 256 && x ~ /:whole/) want *= 2 # DEFER: the k-step twice
                          if (cnt[x] != want || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
                        print k " kernels" }' "$ptx" >"$tmp/wg"
             if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then

@@ -138,6 +138,14 @@
                                        * [16][64], in the swizzle */
 #define C_WARP_BOX_BYTES (16 * 16 * 2) /* C: a warp's box of a slice's last BN % 64
                                         * columns, [16 rows][16], not swizzled */
+/* The epilogue under the next tile's MMAs. A 128-row tile's two consumers
+ * both convert and store, so the tensor cores would wait for the epilogue.
+ * In the whole-pairs kernels a consumer instead keeps its fragment, packed to
+ * fp16 in registers (pend, BN / 4 of them), and stores one slice of it after
+ * each of the next piece's first k-tiles is issued. 64-row tiles have it
+ * already: their two consumers take turns. */
+#define SLICES ((BN + 63) / 64)       /* slices of a consumer's fragment, the last BN % 64 wide */
+#define DEFER (BM == 128 && BN <= 256 && WHOLE)
 /* The workspace starts with the scheduler's two counters, on a line of
  * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
@@ -284,6 +292,91 @@ __device__ __forceinline__ uint32_t half2_bits(float x, float y)
 {
     const __half2 h = __floats2half2_rn(x, y);
     return *(const uint32_t *)&h;
+}
+
+/* The epilogue's store of one slice of a consumer's fragment: v, its fp16
+ * pairs [8-column group][row half] (16; the last slice, BN % 64 wide, fewer),
+ * of the tile's rows row0 .. row0 + 63 and columns n0 + 64 slice .. (of C^T:
+ * C's columns and rows). Registers -> shared memory -> TMA store, in the same
+ * 128-byte swizzle as the inputs: a warp's 32 four-byte writes then fall in 32
+ * different banks. Each slice is its own bulk group, so "at most C_BUFS - 1
+ * groups still reading" means the buffer about to be written has been read.
+ * Slices wholly outside C are skipped (TMA clips partial ones). */
+template <int BN, int T>
+__device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int row0, int n0, int M, int N,
+                                            uint8_t *c_bufs, int &stored, int c, const CUtensorMap *tmap_c,
+                                            const CUtensorMap *tmap_c16)
+{
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    if (n0 + slice * 64 >= N || row0 >= M) /* the same for the whole warpgroup */
+        return;
+    if constexpr (T) {
+        /* Tiles of C^T: the fragment's rows are C's columns row0 .., its
+         * columns C's rows n0 ... A slice is 64 of its columns (the last BN %
+         * 64), C's rows by 64 of C's columns: [rows][64] fp16 in the same
+         * swizzle, written by stmatrix .trans, each 8 x 8 block of the
+         * fragment transposed (a block's column: 16 bytes of a row of C); the
+         * last slice goes out in [16][64] boxes (tmap_c16). One stmatrix:
+         * 8-column groups j, j + 1 of the fragment, each in its rows 16w ..
+         * 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8 blocks; lane l addresses
+         * block l / 8's column l % 8: C's row 8(l / 16) + l % 8 of the slice's
+         * 16 rows from 8j, 16-byte chunk 2w + (l / 8) % 2 of its 64 columns.
+         * The row's swizzle, l % 8, is the same for every j. */
+        const int st_row = lane / 16 * 8 + lane % 8;
+        const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
+        const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
+        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
+        if (threadIdx.x % 128 == 0)
+            cp_async_bulk_wait_group_read<C_BUFS - 1>();
+        bar_sync(2 + c, 128);
+#pragma unroll
+        for (int q = 0; q < rows / 16; q++)
+            stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at, v[4 * q], v[4 * q + 1], v[4 * q + 2],
+                                       v[4 * q + 3]);
+        fence_proxy_async_shared_cta();
+        bar_sync(2 + c, 128);
+        if (threadIdx.x % 128 == 0) {
+            if (rows == 64)
+                cp_async_bulk_tensor_2d_shared_to_global(tmap_c, row0, n0 + slice * 64, buf);
+            else
+                for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
+                    cp_async_bulk_tensor_2d_shared_to_global(tmap_c16, row0, n0 + slice * 64 + b * 16,
+                                                             buf + b * C_BOX_BYTES);
+            cp_async_bulk_commit_group();
+        }
+    } else {
+        /* Tiles of C: each warp writes and stores its own 16 rows (its groups
+         * are its first lane's), so no barrier waits for the warpgroup's
+         * slowest warp: [64][64] fp16, swizzled, this warp's rows 16w ..; the
+         * last BN % 64 columns in [16][16] boxes of C (tmap_c16), not swizzled,
+         * in the warp's own 2 KB of the buffer. */
+        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
+        if (lane == 0)
+            cp_async_bulk_wait_group_read<C_BUFS - 1>();
+        __syncwarp(); /* buf is free for the warp */
+        const int chunks = slice < BN / 64 ? 8 : BN % 64 / 8;
+#pragma unroll
+        for (int chunk = 0; chunk < chunks; chunk++)
+#pragma unroll
+            for (int half = 0; half < 2; half++) {
+                const int r = lane / 4 + half * 8; /* row of the warp's 16 */
+                const int at = slice < BN / 64 ? r * 128 + ((chunk ^ (r % 8)) << 4)
+                                               : chunk / 2 * C_WARP_BOX_BYTES + r * 32 + chunk % 2 * 16;
+                *(uint32_t *)(buf + at + (lane % 4) * 4) = v[chunk * 2 + half];
+            }
+        fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
+        __syncwarp();
+        if (lane == 0) {
+            if (slice < BN / 64)
+                cp_async_bulk_tensor_2d_shared_to_global(tmap_c, n0 + slice * 64, row0 + warp * 16, buf);
+            else
+                for (int b = 0; b < BN % 64 / 16 && n0 + slice * 64 + b * 16 < N; b++)
+                    cp_async_bulk_tensor_2d_shared_to_global(tmap_c16, n0 + slice * 64 + b * 16, row0 + warp * 16,
+                                                             buf + b * C_WARP_BOX_BYTES);
+            cp_async_bulk_commit_group();
+        }
+    }
+    stored++;
 }
 
 /* T: the operands' roles swapped (plan.swap): A and B are the tensor maps of
@@ -455,9 +548,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         setmaxnreg_inc<232>();
         const int c = wg - 1;                   /* this consumer                    */
         const int h = ROW_WGS > 1 ? c : 0;      /* its rows of the tile: 64h .. 64h + 63 */
-        const int t = tid % 128, warp = tid / 32 % 4, lane = tid % 32;
+        const int t = tid % 128, lane = tid % 32;
         uint8_t *c_bufs = smem + (C_IN_RING ? 0 : STAGES * STAGE_BYTES) + c * C_BUFS * C_SLICE_BYTES;
         int stored = 0; /* slices this consumer has handed to the TMA engine */
+        /* The last tile's fragment, fp16 pairs [slice][8-column group][row
+         * half], its slices ds .. not yet stored (SLICES: none), and its corner. */
+        uint32_t pend[DEFER ? BN / 4 : 1];
+        int ds = SLICES, pm0 = 0, pn0 = 0;
 
         pipeline pipe = pipeline_consumer(full, empty, STAGES);
         /* The main loop below is one warp's stream of instructions, issued
@@ -510,7 +607,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             float acc[BN / 2];
 
             int prev = 0; /* stage of k-tile kt - 1 */
-            for (int kt = w.kb; kt < w.ke; kt++) {
+            /* k-tile kt: its stage waited for, its MMAs issued; the stage's index */
+            auto issue = [&](int kt) {
                 const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
                 /* stage s: A [BK / 64][BM][64] then B [BK / 64][BN][64], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
@@ -536,13 +634,35 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                     }
                     wgmma_commit_group();
                 }
-                /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+                return s;
+            };
+            /* k-tile kt's MMAs stay in flight; kt - 1's are done, so its stage is free. */
+            auto release = [&](int kt, int s) {
                 wgmma_wait_group<1>();
                 if (kt > w.kb && tid % 128 < CLUSTER)
                     mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* consumer_release_cluster */
                 prev = s;
                 pipeline_advance(&pipe);
-            }
+            };
+            int kt = w.kb;
+            /* The last tile's slices, one while each k-tile's MMAs run, in a loop
+             * of its own: the main loop stays v6's. */
+            if constexpr (DEFER)
+                for (; ds < SLICES; kt++, ds++) { /* past the piece's k-tiles, stores alone */
+                    const bool mma = kt < w.ke;
+                    int s = 0;
+                    if (mma)
+                        s = issue(kt);
+#pragma unroll
+                    for (int sl = 0; sl < SLICES; sl++)
+                        if (sl == ds)
+                            store_slice<BN, T>(pend + sl * 16, sl, pm0 + h * 64, pn0, M, N, c_bufs, stored, c,
+                                               &tmap_c, &tmap_c16);
+                    if (mma)
+                        release(kt, s);
+                }
+            for (; kt < w.ke; kt++)
+                release(kt, issue(kt));
             next = next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
@@ -670,121 +790,28 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             }
 
-            /* Epilogue: registers -> shared memory -> TMA store, one [64][64] slice of
-             * this consumer's rows at a time, in the same 128-byte swizzle as the
-             * inputs: a warp's 32 four-byte writes then fall in 32 different banks.
-             * Each slice is its own bulk group, so "at most C_BUFS - 1 groups still
-             * reading" means the buffer about to be written has been read. Tiles of
-             * C: each warp writes and stores its own 16 rows (its groups are its
-             * first lane's), so no barrier waits for the warpgroup's slowest warp.
-             * Slices wholly outside C are skipped (TMA clips partial ones). */
-            if constexpr (T) {
-                /* Tiles of C^T: the fragment's rows are C's columns m0 + 64h ..,
-                 * its columns C's rows n0 ... A slice is 64 of its columns (the
-                 * last BN % 64), C's rows by 64 of C's columns: [rows][64] fp16 in
-                 * the same swizzle, written by stmatrix .trans, each 8 x 8 block of
-                 * the fragment transposed (a block's column: 16 bytes of a row of
-                 * C); the last slice goes out in [16][64] boxes (tmap_c16).
-                 * One stmatrix: 8-column groups j, j + 1 of the fragment, each in
-                 * its rows 16w .. 16w + 7 and 16w + 8 .. 16w + 15, four 8 x 8
-                 * blocks; lane l addresses block l / 8's column l % 8: C's row
-                 * 8(l / 16) + l % 8 of the slice's 16 rows from 8j, 16-byte chunk
-                 * 2w + (l / 8) % 2 of its 64 columns. The row's swizzle, l % 8, is
-                 * the same for every j. */
-                const int st_row = lane / 16 * 8 + lane % 8;
-                const int st_at = st_row * 128 + (((2 * warp + lane / 8 % 2) ^ (st_row % 8)) << 4);
+            /* Epilogue: slice by slice, the fragment packed to fp16 pairs and
+             * stored, or, where the kernel defers and a piece follows, kept in
+             * pend for that piece to store under its first MMAs. (The last
+             * tile stores at once, slice after slice: packed whole first, its
+             * stores started later, and one-wave calls ran 1-2% slower.) */
+            const bool now = !DEFER || next.pair < 0;
 #pragma unroll
-                for (int slice = 0; slice < (BN + 63) / 64; slice++) {
-                    const int rows = slice < BN / 64 ? 64 : BN % 64; /* of C */
-                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M)
-                        continue;
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES; /* [rows][64] fp16, swizzled */
-                    if (tid % 128 == 0)
-                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                    bar_sync(2 + c, 128);
+            for (int sl = 0; sl < SLICES; sl++) {
+                uint32_t v[16]; /* [8-column group][row half] */
 #pragma unroll
-                    for (int q = 0; q < rows / 16; q++) {
-                        const int j = slice * 8 + 2 * q;
-                        stmatrix_m8n8_x4_trans_b16(buf + q * 16 * 128 + st_at,
-                                                   half2_bits(acc[j * 4], acc[j * 4 + 1]),
-                                                   half2_bits(acc[j * 4 + 2], acc[j * 4 + 3]),
-                                                   half2_bits(acc[j * 4 + 4], acc[j * 4 + 5]),
-                                                   half2_bits(acc[j * 4 + 6], acc[j * 4 + 7]));
-                    }
-                    fence_proxy_async_shared_cta();
-                    bar_sync(2 + c, 128);
-                    if (tid % 128 == 0) {
-                        if (rows == 64)
-                            cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, m0 + h * 64, n0 + slice * 64, buf);
-                        else
-                            for (int b = 0; b < rows / 16 && n0 + slice * 64 + b * 16 < N; b++)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, m0 + h * 64,
-                                                                         n0 + slice * 64 + b * 16, buf + b * C_BOX_BYTES);
-                        cp_async_bulk_commit_group();
-                    }
-                    stored++;
-                }
-            } else {
+                for (int j = 0; j < 8 && sl * 8 + j < BN / 8; j++)
 #pragma unroll
-                for (int slice = 0; slice < BN / 64; slice++) {
-                    if (n0 + slice * 64 >= N || m0 + h * 64 >= M) /* same for the whole warpgroup */
-                        continue;
-                    /* [64][64] fp16, swizzled; this warp's rows 16w .. 16w + 15 */
-                    uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
-                    if (lane == 0)
-                        cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                    __syncwarp(); /* buf is free for the warp */
+                    for (int half = 0; half < 2; half++)
+                        v[j * 2 + half] = half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
+                if constexpr (DEFER)
 #pragma unroll
-                    for (int chunk = 0; chunk < 8; chunk++)
-#pragma unroll
-                        for (int half = 0; half < 2; half++) {
-                            const int j = slice * 8 + chunk; /* 8-column group of the tile */
-                            const int r = lane / 4 + half * 8; /* row of the warp's 16 */
-                            uint8_t *dst = buf + r * 128 + ((chunk ^ (r % 8)) << 4) + (lane % 4) * 4;
-                            *(__half2 *)dst =
-                                __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                        }
-                    fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
-                    __syncwarp();
-                    if (lane == 0) {
-                        cp_async_bulk_tensor_2d_shared_to_global(&tmap_c, n0 + slice * 64, m0 + h * 64 + warp * 16, buf);
-                        cp_async_bulk_commit_group();
-                    }
-                    stored++;
-                }
-                /* The last BN % 64 columns, in [16][16] boxes of C (tmap_c16: a
-                 * warp's rows), not swizzled: they fill part of the next slice buffer. */
-                if constexpr (BN % 64 > 0) {
-                    const int c0 = n0 + BN / 64 * 64;
-                    if (c0 < N && m0 + h * 64 < M) {
-                        /* this warp's [BN % 64 / 16][16][16] fp16, in its own 2 KB of the
-                         * buffer (the part its full slices use, its own stores read) */
-                        uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
-                        if (lane == 0)
-                            cp_async_bulk_wait_group_read<C_BUFS - 1>();
-                        __syncwarp();
-#pragma unroll
-                        for (int chunk = 0; chunk < BN % 64 / 8; chunk++)
-#pragma unroll
-                            for (int half = 0; half < 2; half++) {
-                                const int j = BN / 64 * 8 + chunk;
-                                const int r = lane / 4 + half * 8; /* of the warp's 16 */
-                                uint8_t *dst = buf + chunk / 2 * C_WARP_BOX_BYTES + r * 32 + chunk % 2 * 16 + (lane % 4) * 4;
-                                *(__half2 *)dst =
-                                    __floats2half2_rn(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-                            }
-                        fence_proxy_async_shared_cta();
-                        __syncwarp();
-                        if (lane == 0) {
-                            for (int b = 0; b < BN % 64 / 16 && c0 + b * 16 < N; b++)
-                                cp_async_bulk_tensor_2d_shared_to_global(&tmap_c16, c0 + b * 16, m0 + h * 64 + warp * 16,
-                                                                         buf + b * C_WARP_BOX_BYTES);
-                            cp_async_bulk_commit_group();
-                        }
-                        stored++;
-                    }
-                }
+                    for (int j = 0; j < 16 && sl * 16 + j < BN / 4; j++)
+                        pend[sl * 16 + j] = v[j];
+                if (now)
+                    store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
             }
+            ds = now ? SLICES : 0, pm0 = m0, pn0 = n0;
         }
         if (lane == 0) /* every store's issuer (tiles of C: each warp's first lane; of C^T: the first) */
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
