@@ -33,7 +33,11 @@
  *  - the operands' roles can swap: the kernel then computes C^T = B A^T and
  *    writes its fragment to C transposed (stmatrix .trans), so the side
  *    that wgmma's n sizes in steps of 16 can be M (144 x 6040: 80 x 128 tiles
- *    of C, not 128 x 128 over 256 rows).
+ *    of C, not 128 x 128 over 256 rows);
+ *  - where a CTA runs several whole 128-row tiles up to 256 wide, a
+ *    consumer packs its last tile's fragment to fp16 in registers and
+ *    stores it one 64-column slice per k-tile of the next tile, under
+ *    that tile's MMAs (store_slice; the last tile stores as it packs).
  * The plan is chosen on the host from a cost model over candidate plans
  * (common/stream_k.h); `make plan SIZE="M N K"` prints them. Every role
  * works the plan out for itself (sk_work_of), but where there are more than
