@@ -650,7 +650,8 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             };
             int kt = w.kb;
             /* The last tile's slices, one while each k-tile's MMAs run, in a loop
-             * of its own: the main loop stays v6's. */
+             * of its own: the main loop stays v6's. pend is indexed by constants
+             * (sl, unrolled) so it stays in registers. */
             if constexpr (DEFER)
                 for (; ds < SLICES; kt++, ds++) { /* past the piece's k-tiles, stores alone */
                     const bool mma = kt < w.ke;
@@ -798,7 +799,9 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * stored, or, where the kernel defers and a piece follows, kept in
              * pend for that piece to store under its first MMAs. (The last
              * tile stores at once, slice after slice: packed whole first, its
-             * stores started later, and one-wave calls ran 1-2% slower.) */
+             * stores started later, and one-wave calls ran 1-2% slower.) pend
+             * is written either way: written only when deferring, the last
+             * tile's values stayed live beside it and spilled. */
             const bool now = !DEFER || next.pair < 0;
 #pragma unroll
             for (int sl = 0; sl < SLICES; sl++) {
