@@ -764,11 +764,15 @@ static inline int sk_tile_fits(int k, int M, int N) { return sk_tile_fits_among(
  * of the other shapes, which V7_TILE can force (":AB"), are not candidates:
  * on an H100, 128 x 64 ran 1.03-1.07 of the time (3 shapes), 128 x 96 1.07
  * (1024^3) and 64 x 128 1.01-1.13 (3). Clusters of 8 only as 2 x 4 or 4 x
- * 2 tiles, whole or split-K; of 128-row tiles, where their CTAs fill 4/5 of
- * the SMs or more (14 or 15 clusters of the 15 an H100 holds, or more than
+ * 2 tiles, whole or split-K; of 128-row tiles, where their CTAs fill 2/3 of
+ * the SMs or more (11 to 15 clusters of the 15 an H100 holds, or more than
  * one wave): on an H100,
  * forced, one wave of 14-15 ran 0.77-0.90 of the model's plan without them
- * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); past one wave,
+ * (4 shapes), waves of 6-10 clusters 1.00-1.19 (4 shapes); on held-out
+ * shapes whose plan the rule's 2/3, not 4/5, changed (all to 11-13
+ * clusters), 0.914 (H100, 44 shapes, 1 slower by 2% or more) and 0.949
+ * (H200, 43, 5 slower: 312 x 3056 x 12432 1.087) of the time (2936 x 320 x
+ * 7344: 42.6 -> 33.7 us, H100; plots/calib/fill23/); past one wave,
  * priced by their bytes and floor (sk_k_tile_floor), the plans that chose
  * them ran 0.926 (H100, 34 shapes) and 0.966 (H200, 31) of the time of the
  * plans before, on held-out shapes (plots/calib/cl8waves/); split-K in one
@@ -860,7 +864,7 @@ static inline void sk_each_cand(int M, int N, int K, const sk_gpu *g, int kind,
                             if ((!only_both || sk_only_both_wave(&s, g)) &&
                                 (!eight || (3 * sk_cover(&s) <= 4 * sk_cover_base(&s, M, N) &&
                                             (sk_tile[k][0] == 128
-                                                 ? 5 * s.cl * s.clusters >= 4 * 2 * g->max_clusters[0]
+                                                 ? 3 * s.cl * s.clusters >= 2 * 2 * g->max_clusters[0]
                                                  : mode == SK_WHOLE && !quad64)))) /* one wave: sk_plan_of */
                                 f(c, &s, arg);
                         } else if (mode == SK_SPLIT)

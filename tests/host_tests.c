@@ -1484,8 +1484,9 @@ static void test_stream_k(void)
                    s.cl == 8 && s.pairs == 2 && s.ways == 7 && s.clusters == 14 && s.sk_pairs == 2,
                "128x112o:split7:AB at 300x300x8000: %d pairs, %d ways, %d clusters", s.pairs, s.ways, s.clusters);
     }
-    /* The plan picks them where one wave of them fills 4/5 of the SMs or more
-     * (0.77-0.90 of the time there), and over several waves where they ran
+    /* The plan picks them where one wave of them fills 2/3 of the SMs or more
+     * (0.77-0.90 of the time at 4/5 or more; 11-13 clusters, below, 0.914 /
+     * 0.949 of the time on held-out shapes, H100 / H200), and over several waves where they ran
      * faster (7320 x 560 x 568, 4864 x 888 x 3512: 0.77-0.86,
      * plots/calib/cl8waves/; 9296 x 456 x 2632 and 2160 x 1944 x 3848 too,
      * but now one wave of 128 x 288 pairs: 1.00 / 0.94 of the time at 9296 x
@@ -1509,6 +1510,21 @@ static void test_stream_k(void)
         EXPECT(i == 0 ? s.cl == 8 && s.bm == 64 && s.bn == 96 && s.swap : s.cl != 8, "%dx%dx%d: %d x %d%s in clusters of %d",
                eight_no[i][0], eight_no[i][1], eight_no[i][2], s.bm, s.bn, s.swap ? " of C^T" : "", s.cl);
     }
+    /* 128-row tiles in one wave of 11-13 clusters of 8, under 4/5 of the SMs
+     * (plots/calib/fill23/, own pick against the plan of the 4/5 rule, H100 /
+     * H200): 3120 x 312 x 2280 in 128 x 80, 13 clusters, 19.1 -> 15.2 / 17.6
+     * -> 15.1 us; 6312 x 192 x 5208 in 128 x 96, 13, 44.0 -> 35.3 / 36.3 ->
+     * 31.8; 400 x 2736 x 2096 in 112 x 128 of C^T, 11, 18.8 -> 15.2 / 17.5 ->
+     * 15.0. */
+    static const int eight_few[][3] = {{3120, 312, 2280}, {6312, 192, 5208}, {400, 2736, 2096}};
+    for (int gi = 0; gi < 2; gi++)
+        for (int i = 0; i < 3; i++) {
+            s = sk_plan_make(eight_few[i][0], eight_few[i][1], eight_few[i][2], gi ? &h2 : &h1, &sk_model_sm90, -1);
+            EXPECT(s.cl == 8 && s.bm == 128 && !s.ways && !s.sk_pairs && s.pairs <= s.clusters &&
+                       5 * 8 * s.clusters < 4 * 2 * 66 && 3 * 8 * s.clusters >= 2 * 2 * 66,
+                   "%dx%dx%d (%s): %d x %d in clusters of %d, %d pairs on %d clusters", eight_few[i][0], eight_few[i][1],
+                   eight_few[i][2], gi ? "H200" : "H100", s.bm, s.bn, s.cl, s.pairs, s.clusters);
+        }
     /* 64-row tiles in clusters of 8 (kinds 39-41; plots/calib/cl64/, H100):
      * picked where they ran faster forced or on held-out shapes (200 x 1704 x
      * 3792 in 64 x 64, 18.5 -> 14.6 us; 96 x 3536 x 2648, 17.2 -> 13.0; 312 x
