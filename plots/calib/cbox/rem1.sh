@@ -27,7 +27,7 @@ for r in 1 2; do
       x=$(V7_PLAN=1 timeout 30 $bin $M $N $K --check none --baseline none --reps 20 --energy off 2>&1)
       echo "$M $N $K | $b | $(echo "$x" | awk '/^time +v[67]/{t=$3} /^clock/{c=$3} END{print t, c}') | $P | $(echo "$x" | grep '^v7 plan' | sed 's/.*: tiles //' | cut -c1-60)" >> $f
     done
-  done < scratch/run/rem_ab.txt
+  done < ${ABL:-scratch/run/rem_ab.txt}
   echo "round $r $(( $(date +%s) - T0 )) s"
 done
 echo "all $(( $(date +%s) - T0 )) s"
