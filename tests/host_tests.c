@@ -1486,8 +1486,8 @@ static void test_stream_k(void)
     }
     /* The plan picks them where one wave of them fills 2/3 of the SMs or more
      * (0.77-0.90 of the time at 4/5 or more; 11-13 clusters, below, 0.914 /
-     * 0.949 of the time on held-out shapes, H100 / H200), and over several waves where they ran
-     * faster (7320 x 560 x 568, 4864 x 888 x 3512: 0.77-0.86,
+     * 0.949 of the time on held-out shapes, H100 / H200), and over several
+     * waves where they ran faster (7320 x 560 x 568, 4864 x 888 x 3512: 0.77-0.86,
      * plots/calib/cl8waves/; 9296 x 456 x 2632 and 2160 x 1944 x 3848 too,
      * but now one wave of 128 x 288 pairs: 1.00 / 0.94 of the time at 9296 x
      * 456 x 2632, H100 / H200, below; 1.04 at 2160 x 1944 x 3848, H100, a
