@@ -135,13 +135,11 @@
  * swizzle atom, WN_1 being a multiple of 8), their fragments one after the
  * other in acc, which is then the m64nBN fragment (128 x 272 as 136 + 136,
  * 128 + 144 or 144 + 128 spilled 4 bytes in one kernel: plots/NOTES.md).
- * The epilogue stores BN / 64 slices of 64 columns, then the last BN % 64 in
- * boxes of 16 (tmap_c16). */
+ * The epilogue stores BN / 64 slices of 64 columns, then the last BN % 64
+ * (tmap_c16: one box of them a warp, or of C^T boxes of 16 rows of C). */
 #define WN_1 (BN > 256 ? BN / 2 : BN) /* the first wgmma's n: 144 + 144 */
 #define C_BOX_BYTES (16 * 64 * 2)     /* C^T: a box of a slice's last BN % 64 rows of C,
                                        * [16][64], in the swizzle */
-#define C_WARP_BOX_BYTES (16 * 16 * 2) /* C: a warp's box of a slice's last BN % 64
-                                        * columns, [16 rows][16], not swizzled */
 /* The epilogue under the next tile's MMAs. A 128-row tile's two consumers
  * both convert and store, so the tensor cores would wait for the epilogue.
  * In the whole-pairs kernels a consumer instead keeps its fragment, packed to
@@ -352,8 +350,8 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
         /* Tiles of C: each warp writes and stores its own 16 rows (its groups
          * are its first lane's), so no barrier waits for the warpgroup's
          * slowest warp: [64][64] fp16, swizzled, this warp's rows 16w ..; the
-         * last BN % 64 columns in [16][16] boxes of C (tmap_c16), not swizzled,
-         * in the warp's own 2 KB of the buffer. */
+         * last BN % 64 columns in one [16][BN % 64] box of C (tmap_c16), not
+         * swizzled, in the warp's own 2 KB of the buffer. */
         uint8_t *buf = c_bufs + stored % C_BUFS * C_SLICE_BYTES + warp * 16 * 128;
         if (lane == 0)
             cp_async_bulk_wait_group_read<C_BUFS - 1>();
@@ -364,19 +362,14 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
 #pragma unroll
             for (int half = 0; half < 2; half++) {
                 const int r = lane / 4 + half * 8; /* row of the warp's 16 */
-                const int at = slice < BN / 64 ? r * 128 + ((chunk ^ (r % 8)) << 4)
-                                               : chunk / 2 * C_WARP_BOX_BYTES + r * 32 + chunk % 2 * 16;
+                const int at = slice < BN / 64 ? r * 128 + ((chunk ^ (r % 8)) << 4) : r * (BN % 64 * 2) + chunk * 16;
                 *(uint32_t *)(buf + at + (lane % 4) * 4) = v[chunk * 2 + half];
             }
         fence_proxy_async_shared_cta(); /* generic-proxy writes, read next by TMA (async proxy) */
         __syncwarp();
         if (lane == 0) {
-            if (slice < BN / 64)
-                cp_async_bulk_tensor_2d_shared_to_global(tmap_c, n0 + slice * 64, row0 + warp * 16, buf);
-            else
-                for (int b = 0; b < BN % 64 / 16 && n0 + slice * 64 + b * 16 < N; b++)
-                    cp_async_bulk_tensor_2d_shared_to_global(tmap_c16, n0 + slice * 64 + b * 16, row0 + warp * 16,
-                                                             buf + b * C_WARP_BOX_BYTES);
+            cp_async_bulk_tensor_2d_shared_to_global(slice < BN / 64 ? tmap_c : tmap_c16, n0 + slice * 64,
+                                                     row0 + warp * 16, buf);
             cp_async_bulk_commit_group();
         }
     }
@@ -774,8 +767,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * p + 1 .. last (found first, so that no 64-bit bound stays live
              * beside the accumulators and the partials in flight). */
             if (!WHOLE && w.ke < plan.k_tiles && live) {
+                /* plan.pairs through redux_sync_max_u32: ptxas otherwise
+                 * worked a constant of the search's bound out once, before
+                 * the loop over pieces, and spilled it (4 bytes, 128 x 288). */
+                sk_plan sp = plan;
+                sp.pairs = (int)redux_sync_max_u32((uint32_t)plan.pairs);
                 int last = p;
-                for (int q; (q = sk_next_contributor(&plan, w.pair, last)) >= 0;)
+                for (int q; (q = sk_next_contributor(&sp, w.pair, last)) >= 0;)
                     last = q;
                 for (int q = p + 1; q <= last; q++) {
                     const int them = (q * CLUSTER + (int)rank) * ROW_WGS + h;
@@ -1067,10 +1065,10 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
     CUDA_TRY(tmap_encode(&tmap_a, &da));
     CUDA_TRY(tmap_encode(&tmap_b, &db));
     CUDA_TRY(tmap_encode(&tmap_c, &dc));
-    if (bn % 64) { /* the last bn % 64 columns of a tile, in [16 x 16] boxes (a warp's
-                    * rows); swapped, its last rows of C, in [16 x 64] boxes in the swizzle */
+    if (bn % 64) { /* the last bn % 64 columns of a tile, in one [16 x bn % 64] box (a
+                    * warp's rows); swapped, its last rows of C, in [16 x 64] boxes in the swizzle */
         tmap_desc dc16 = plan.swap ? tmap_desc_make(C, M, N, ldc, 16, 64, CU_TENSOR_MAP_SWIZZLE_128B)
-                                   : tmap_desc_make(C, M, N, ldc, 16, 16, CU_TENSOR_MAP_SWIZZLE_NONE);
+                                   : tmap_desc_make(C, M, N, ldc, 16, bn % 64, CU_TENSOR_MAP_SWIZZLE_NONE);
         CUDA_TRY(tmap_encode(&tmap_c16, &dc16));
     } else
         tmap_c16 = tmap_c; /* not read */
