@@ -289,6 +289,16 @@ __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, 
     return w;
 }
 
+/* A piece as the warp's own (redux_sync_max_u32 of each field; every lane
+ * holds them alike): see the consumers' main loop. */
+__device__ __forceinline__ sk_work warp_work(sk_work w)
+{
+    w.pair = (int)redux_sync_max_u32((uint32_t)w.pair);
+    w.kb = (int)redux_sync_max_u32((uint32_t)w.kb);
+    w.ke = (int)redux_sync_max_u32((uint32_t)w.ke);
+    return w;
+}
+
 /* Two fp32 as the fp16 pair of one 32-bit register (x in the low half). */
 __device__ __forceinline__ uint32_t half2_bits(float x, float y)
 {
@@ -460,7 +470,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
     griddepcontrol_launch_dependents();
     griddepcontrol_wait();
 
-    const int wg = tid / 128;
+    const int wg = (int)redux_sync_max_u32((uint32_t)tid / 128); /* see the consumers' main loop */
     const bool exit_barrier = BM == 128 && CL == 2 && sk_claims(&plan); /* see the end (worked out there,
                                                                * it spilled in one kernel) */
     if (wg == 0) {
@@ -564,13 +574,17 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * descriptors, stepped to stage s by addition (wgmma_desc_advance).
          * The shared addresses are loaded (ring_at), not worked out: ptxas
          * worked a computed one out again on every k-tile, from the CTA's
-         * window base (S2UR SR_CgaCtaId). The stage and the consumer's rows
-         * go through redux_sync_max_u32: ptxas cannot tell that they are the
-         * same in every lane (they come from threadIdx.x / 128), and without
-         * it builds the descriptors in vector registers, 16 R2UR a k-tile. */
-        const uint32_t ring = ring_at[0], full_sh = ring_at[1], turn_sh = ring_at[3] + 8 * c;
+         * window base (S2UR SR_CgaCtaId). Everything the loop is built from
+         * (those addresses, the consumer's rows, the piece's k-tiles) goes
+         * through redux_sync_max_u32 once: ptxas cannot tell that a value
+         * loaded or worked out from threadIdx.x is the same in every lane,
+         * and then runs the whole loop in vector registers: 16 R2UR a k-tile
+         * to move the descriptors over to wgmma, and a stage that is only
+         * known to be the warp's after a redux on every k-tile. */
+        const uint32_t ring = redux_sync_max_u32(ring_at[0]), full_sh = redux_sync_max_u32(ring_at[1]);
+        const uint32_t turn_sh = ring_at[3] + 8 * c;
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
-        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + redux_sync_max_u32((uint32_t)h) * 64 * 128);
+        const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + (uint32_t)h * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
         /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
          * steps over the stages of the other's. It starts a piece only once
@@ -581,10 +595,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
         /* w: this piece; next: the one after, read while this one's last
          * MMAs run (the warp only waits for them then), not after its epilogue. */
-        sk_work w = next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot), next;
+        sk_work w = warp_work(next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot)), next;
         for (int i = first; w.pair >= 0; i += every, w = next) {
             if (ROW_WGS == 1 && i > 0) {
-                const sk_work before = work_of<WHOLE>(&plan, p, i - 1); /* the other's (no claims: sk_claims) */
+                const sk_work before = warp_work(work_of<WHOLE>(&plan, p, i - 1)); /* the other's (no claims:
+                                                                                      * sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
                 /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
@@ -596,7 +611,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             /* Do this consumer's 64 rows hold any of C? If not (M = 16, the
              * second tile of a pair past the edge), its MMAs, partials and
              * stores are skipped alike, in every cluster that shares the piece. */
-            const bool live = m0 + h * 64 < M && n0 < N;
+            /* Through redux_sync_max_u32 (see above): a lane's own `live` would
+             * put the loop under it back in vector registers. Not in the kernel
+             * 288 wide, which has no register to spare for it (ptxas spilled). */
+            const bool live = BN > 256 ? m0 + h * 64 < M && n0 < N
+                                       : redux_sync_max_u32(m0 + h * 64 < M && n0 < N) != 0;
             /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. Not
              * zeroed: the piece's first MMA overwrites it (scale_d = 0; BN / 2
              * moves a thread, on the way from one tile to the next). A piece has
@@ -606,7 +625,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
             int prev = 0; /* stage of k-tile kt - 1 */
             /* k-tile kt: its stage waited for, its MMAs issued; the stage's index */
             auto issue = [&](int kt) {
-                const int s = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* see above */
+                const int s = pipe.stage;
                 /* stage s: A [BK / 64][BM][64] then B [BK / 64][BN][64], fp16, swizzled */
                 const uint32_t stage_at = (uint32_t)s * STAGE_BYTES; /* from stage 0 */
                 mbarrier_wait_parity(full_sh + 8 * s, pipe.phase); /* consumer_acquire */
@@ -661,7 +680,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             for (; kt < w.ke; kt++)
                 release(kt, issue(kt));
-            next = next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot);
+            next = warp_work(next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot));
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
