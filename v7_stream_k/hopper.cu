@@ -575,12 +575,13 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
          * The shared addresses are loaded (ring_at), not worked out: ptxas
          * worked a computed one out again on every k-tile, from the CTA's
          * window base (S2UR SR_CgaCtaId). Everything the loop is built from
-         * (those addresses, the consumer's rows, the piece's k-tiles) goes
-         * through redux_sync_max_u32 once: ptxas cannot tell that a value
-         * loaded or worked out from threadIdx.x is the same in every lane,
-         * and then runs the whole loop in vector registers: 16 R2UR a k-tile
-         * to move the descriptors over to wgmma, and a stage that is only
-         * known to be the warp's after a redux on every k-tile. */
+         * (the warpgroup's role, those addresses, the piece's k-tiles, `live`)
+         * goes through redux_sync_max_u32 once, where it is made: ptxas keeps
+         * a value in uniform registers, where wgmma reads its descriptors,
+         * only if it can prove every lane holds the same one and the code
+         * around it runs the warp as one. Otherwise it runs the loop in
+         * vector registers: 70 instructions a warp a k-tile of 128 x 64,
+         * 16 of them R2UR, against 46 (plots/NOTES.md). */
         const uint32_t ring = redux_sync_max_u32(ring_at[0]), full_sh = redux_sync_max_u32(ring_at[1]);
         const uint32_t turn_sh = ring_at[3] + 8 * c;
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
