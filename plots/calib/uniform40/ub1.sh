@@ -1,5 +1,6 @@
 #!/bin/bash
-# uniform main loop: SASS of the consumer loop (old vs new), checks of forced plans, A/B old vs new own picks, 2 rounds.
+# uniform main loop: SASS of the consumer loop (new), checks of forced plans (CHECKS=1), A/B old vs new own picks,
+# ROUNDS rounds (3), stopping before a shape once LIM seconds (540) have passed.
 set -u
 T0=$(date +%s)
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
@@ -12,14 +13,16 @@ echo "build $(( $(date +%s) - T0 )) s"
 for fn in _Z13matmul_kernelILi128ELi64ELi0ELi1ELi4EEv14CUtensorMap_stS0_S0_S0_Ptiii8tile_map7sk_planPiPjPfj _Z13matmul_kernelILi64ELi64ELi0ELi1ELi2EEv14CUtensorMap_stS0_S0_S0_Ptiii8tile_map7sk_planPiPjPfj _Z13matmul_kernelILi128ELi288ELi0ELi0ELi2EEv14CUtensorMap_stS0_S0_S0_Ptiii8tile_map7sk_planPiPjPfj; do
   cuobjdump -sass -fun $fn ./v7 | sed 's@/\* 0x[0-9a-f]* \*/@@; /^ *$/d' > $OUT/sass_$(echo $fn | cut -c20-40).txt 2>&1
 done
+if [ "${CHECKS:-1}" = 1 ]; then
 c=$OUT/${g}_checks.txt
 while read -r M N K P; do
   x=$(V7_PLAN=1 V7_TILE=$P timeout 60 ./v7 $M $N $K --check both --reps 0 --energy off --baseline none 2>&1)
   echo "$M $N $K $P rc=$? | $(echo "$x" | grep -E '^v7 plan|^check|FAIL|error' | cut -c1-100 | tr '\n' ' ')" >> $c
 done < scratch/run/ub_checks.txt
 echo "checks $(( $(date +%s) - T0 )) s"
+fi
 f=$OUT/${g}_ab.txt
-for r in 1 2 3; do
+for r in $(seq ${ROUNDS:-3}); do
   while read -r M N K; do
     [ $(( $(date +%s) - T0 )) -gt ${LIM:-540} ] && break
     for b in new old; do

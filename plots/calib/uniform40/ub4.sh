@@ -1,29 +1,7 @@
 #!/bin/bash
-# uniform main loop: SASS of the consumer loop (old vs new), checks of forced plans, A/B old vs new own picks, 2 rounds.
+# The H200's run (h200_ab_uniform.txt, h200_test_gpu_0e08891.txt): ub1.sh without its checks, 2 rounds, stopping at
+# 330 s, then make test-gpu STEPS=v7_stream_k as tg3.sh runs it. It ran as one script (dumping the SASS of the
+# 128 x 64 kernel only); it is kept here as these two.
 set -u
-T0=$(date +%s)
-g=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
-nvidia-smi --query-gpu=name,clocks.max.sm,driver_version,power.limit --format=csv,noheader > $OUT/${g}_gpu.txt
-rm -rf /tmp/old && mkdir /tmp/old && cp -r . /tmp/old/ 2>/dev/null; cp scratch/run/old8/hopper.cu /tmp/old/v7_stream_k/hopper.cu
-( cd /tmp/old && make -j8 GIT_REV=old v7 > /tmp/bo.log 2>&1 ) &
-make -j8 GIT_REV=${REV:?} v7 > /tmp/b.log 2>&1 || { tail -30 /tmp/b.log; exit 1; }
-wait; [ -x /tmp/old/v7 ] || { tail -30 /tmp/bo.log; exit 1; }
-echo "build $(( $(date +%s) - T0 )) s"
-for fn in _Z13matmul_kernelILi128ELi64ELi0ELi1ELi4EEv14CUtensorMap_stS0_S0_S0_Ptiii8tile_map7sk_planPiPjPfj; do
-  cuobjdump -sass -fun $fn ./v7 | sed 's@/\* 0x[0-9a-f]* \*/@@; /^ *$/d' > $OUT/sass_$(echo $fn | cut -c20-40).txt 2>&1
-done
-f=$OUT/${g}_ab.txt
-for r in 1 2; do
-  while read -r M N K; do
-    [ $(( $(date +%s) - T0 )) -gt ${LIM:-330} ] && break
-    for b in new old; do
-      bin=./v7; [ $b = old ] && bin=/tmp/old/v7
-      x=$(V7_PLAN=1 timeout 30 $bin $M $N $K --check none --baseline none --reps 20 --energy off 2>&1)
-      echo "$M $N $K | $b | $(echo "$x" | awk '/^time +v[67]/{t=$3} /^clock/{c=$3} END{print t, c}') | $(echo "$x" | grep '^v7 plan' | sed 's/.*: tiles //' | cut -c1-60)" >> $f
-    done
-  done < scratch/run/ub_shapes.txt
-  echo "round $r $(( $(date +%s) - T0 )) s"
-done
-timeout $(( 585 - ($(date +%s) - T0) )) make -j16 test-gpu STEPS=v7_stream_k GPU_TEST_JOBS=6 GIT_REV=$REV > /tmp/tg.log 2>&1; echo "test-gpu rc=$?"
-grep "gpu tests:" /tmp/tg.log; grep -E "^FAIL" /tmp/tg.log | head; grep "gpu tests:\|^FAIL" /tmp/tg.log > $OUT/${g}_test_gpu.txt; cp /tmp/tg.log $OUT/${g}_test_gpu.log
-echo "all $(( $(date +%s) - T0 )) s"
+ROUNDS=2 CHECKS=0 LIM=330 bash scratch/run/ub1.sh
+bash scratch/run/tg3.sh
