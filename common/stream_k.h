@@ -149,14 +149,7 @@ typedef struct {
     int ways;        /* split-K: every pair cut in `ways` pieces, cluster p doing
                         piece p % ways of pair p / ways; 0: not split-K          */
     int claims;      /* 1: whole pairs claimed at run time (sk_claims_of)        */
-    int pp;          /* 1: whole pairs, each 128-row tile one consumer warpgroup's,
-                        the two taking turns (ping-pong: SK_PP)                  */
 } sk_plan;
-
-/* The tile shapes with a ping-pong kernel for 128-row tiles (SK_PP): each
- * consumer holds a whole tile, two m64 fragments, BN fp32 a thread, so up
- * to 176 columns (192 spilled: plots/NOTES.md); pairs only. */
-#define SK_HAS_PP(bm, bn, cl) ((bm) == 128 && (bn) >= 128 && (bn) <= 176 && (cl) == 2)
 
 #define SK_SHARE_BOTH 2  /* sk_plan.share_b of a quad of 2 x 2 tiles, of a cluster of 8 in 2 x 4 */
 #define SK_SHARE_BOTH4 3 /* of a cluster of 8 in 4 x 2 tiles (M x N) */
@@ -212,7 +205,6 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
               : s.share_b                ? (s.m_blocks + s.cl - 1) / s.cl * s.n_blocks
                                          : s.m_blocks * ((s.n_blocks + s.cl - 1) / s.cl);
     s.clusters = max_clusters[kind];
-    s.pp = 0;
     return s;
 }
 
@@ -222,12 +214,9 @@ static inline sk_plan sk_shape(int M, int N, int kind, int share_a, const int ma
  *  - SK_STREAM ("sk"): the pairs of the last, partial wave stream-K (all
  *    pairs, when there is less than a wave), the others whole;
  *  - SK_STREAM_WAVE ("skw"): the same with one full wave more stream-K;
- *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces;
- *  - SK_PP ("pp"): whole pairs, as SK_WHOLE, but each 128-row tile is one
- *    consumer's, the two taking turns: one's epilogue runs under the other's
- *    MMAs (tile shapes SK_HAS_PP). */
-enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_PP, SK_MODES };
-static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split", "pp"};
+ *  - SK_SPLIT ("splitW"): fewer pairs than clusters, each cut in W pieces. */
+enum { SK_WHOLE, SK_STREAM, SK_STREAM_WAVE, SK_SPLIT, SK_MODES };
+static const char *const sk_mode_name[SK_MODES] = {"dp", "sk", "skw", "split"};
 typedef struct {
     int kind, mode, ways; /* ways: SK_SPLIT's pieces per pair */
     int share_a;          /* 1: pairs of N-neighbours sharing A ("RxC:MODE:A")
@@ -314,9 +303,6 @@ static inline int sk_plan_of(int M, int N, int K, const int max_clusters[SK_KIND
         return -1; /* one piece a CTA: v7's C slices for these tiles lie in its ring */
     if (s.bn > 256 && s.share_b != 1)
         return -1; /* a TMA box has at most 256 rows: B comes in halves, one a CTA */
-    if (c.mode == SK_PP && !SK_HAS_PP(s.bm, s.bn, s.cl))
-        return -1;
-    s.pp = c.mode == SK_PP;
     s.k_tiles = (K + s.bk - 1) / s.bk;
     s.ways = 0;
     s.sk_pairs = 0;
@@ -385,8 +371,8 @@ static inline int sk_cand_parse(const char *v, sk_cand *c)
             return -1;
     }
     m = mode;
-    for (int i = 0; i < SK_MODES; i++)
-        if (i != SK_SPLIT && !strcmp(m, sk_mode_name[i]))
+    for (int i = 0; i < SK_SPLIT; i++)
+        if (!strcmp(m, sk_mode_name[i]))
             c->mode = i;
     if (c->mode < 0 && !strncmp(m, "split", 5)) {
         int w, k = 0;
@@ -438,9 +424,6 @@ typedef struct {
     double l2_eff;           /* the share of L2 that holds operands for reuse     */
     double overlap;          /* p of the p-norm of a phase's MMA and DRAM times   */
     double stream;           /* a stream-K phase's time, as a factor              */
-    double pp_k_tile;        /* ping-pong (SK_PP): a k-tile's cost, as a factor   */
-    double pp_piece;         /* ... a piece's, as a factor                       */
-    double pp_tail;          /* ... the last piece's epilogue, one consumer's, in pieces */
 } sk_model;
 
 /* What a plan needs to know of the GPU. */
@@ -536,7 +519,7 @@ typedef struct {
 static const sk_model sk_model_sm90 = {
     {636.1, 400.1, 583.4, 355.7, 437.4, 443.4, 502.4, 366.8, 377.9, 389.0, 425.7, 451.2, 476.8, 535.8, 569.2, 602.7, 473.9, 510.4, 546.9, 636.1, 400.1, 502.4, 569.2, 451.2, 377.9, 355.7, 437.4, 366.8, 377.9, 389.0, 400.1, 425.7, 451.2, 476.8, 502.4, 535.8, 569.2, 602.7, 636.1, 475.7, 511.7, 587.0, 735.0}, /* k_tile: sk_tile's order */
     {2272.3, 1321.9, 182.4, 626.8, 0.0, 1512.6, 1784.1, 800.6, 974.4, 1148.1, 1437.5, 1553.0, 1668.5, 1906.2, 2028.2, 2150.2, 45.6, 91.2, 136.8, 2272.3, 1321.9, 1784.1, 2028.2, 1553.0, 974.4, 626.8, 0.0, 800.6, 974.4, 1148.1, 1321.9, 1437.5, 1553.0, 1668.5, 1784.1, 1906.2, 2028.2, 2150.2, 2272.3, 0.0, 0.0, 651.5, 2800.0}, /* piece */
-    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08, 0.981, 0.907, 0.362};
+    6039.1, 0.01096, 2786.4, 119.0, 119.0, 0.944, 1.000, 30.0, 1.08};
 
 /* DRAM bytes of a plan's stream-K ranges beyond reading their operands
  * once. Ranges run side by side at staggered k-tiles (cluster p's starts
@@ -701,11 +684,7 @@ static inline double sk_model_ns_of(const sk_plan *s, int M, int N, int K, const
     const double busy = sms > 0 && (s->cl == 8 || (waves <= 1 && !s->sk_pairs)) ? s->cl * s->clusters / sms : 0;
     const double tb = m->k_tile[s->kind] * sk_bytes_cost(s, busy), floor = sk_k_tile_floor(s, m);
     const double tk = tb > floor ? tb : floor;
-    /* In ping-pong a tile's epilogue runs under the next one's MMAs, but
-     * the last is one consumer's alone: all of the tile's rows. */
-    double t_whole = s->pp ? waves * (kt * tk * m->pp_k_tile + tp * m->pp_piece) + tp * m->pp_tail
-                           : waves * (kt * tk + tp),
-           t_split = 0;
+    double t_whole = waves * (kt * tk + tp), t_split = 0;
     const double d_whole = once * whole / bw;
     const double mma_whole = t_whole;
     t_whole = sk_overlap(t_whole, d_whole, m);
@@ -1077,12 +1056,12 @@ static inline void sk_plan_describe(const sk_plan *s, int M, int N, int K, char 
 {
     snprintf(buf, n,
              "%d x %d x %d: tiles %d x %d%s, pairs share %s, %d pairs of %d k-tiles (%d deep) on %d clusters, "
-             "%d stream-K (%lld iterations per cluster), %d whole%s%s%s",
+             "%d stream-K (%lld iterations per cluster), %d whole%s%s",
              M, N, K, s->swap ? s->bn : s->bm, s->swap ? s->bm : s->bn, s->swap ? " (swapped: C^T in its tiles)" : "",
              s->share_b == SK_SHARE_BOTH4 ? "A and B (4 x 2)" : s->share_b == SK_SHARE_BOTH ? (s->cl == 8 ? "A and B (2 x 4)" : "A and B (2 x 2)") : s->share_b != s->swap ? "B" : "A", s->pairs,
              s->k_tiles, s->bk, s->clusters, s->sk_pairs,
              (long long)(s->sk_iters / s->clusters), s->pairs - s->sk_pairs, s->ways ? ", split-K" : "",
-             s->pp ? ", in ping-pong" : "", s->cl == 8 ? ", clusters of 8" : s->cl == 4 ? ", clusters of 4" : "");
+             s->cl == 8 ? ", clusters of 8" : s->cl == 4 ? ", clusters of 4" : "");
 }
 
 /* Split-K's reduce-scatter: the share [*j0, *j1) of a pair's `units` (the

@@ -1055,10 +1055,8 @@ static void check_cand(sk_cand c, const sk_plan *s, void *arg)
 {
     cand_check *x = arg;
     EXPECT(s->kind == c.kind && s->ways == (c.mode == SK_SPLIT ? c.ways : 0) &&
-               (c.mode == SK_WHOLE || c.mode == SK_PP) == (s->sk_pairs == 0) && s->pp == (c.mode == SK_PP) &&
-               (!s->pp || SK_HAS_PP(s->bm, s->bn, s->cl)),
-           "%dx%dx%d: candidate %d/%d/%d made kind %d ways %d sk %d pp %d", x->M, x->N, x->K, c.kind, c.mode,
-           c.ways, s->kind, s->ways, s->sk_pairs, s->pp);
+           (c.mode == SK_WHOLE) == (s->sk_pairs == 0), "%dx%dx%d: candidate %d/%d/%d made kind %d "
+           "ways %d sk %d", x->M, x->N, x->K, c.kind, c.mode, c.ways, s->kind, s->ways, s->sk_pairs);
     check_stream_k(x->M, x->N, x->K, x->clusters, *s);
     x->n++;
 }
@@ -1139,27 +1137,6 @@ static void test_stream_k(void)
     EXPECT(sk_cand_parse("128x80:split9:A:T", &c) == 0 && c.kind == 7 && c.ways == 9 && c.share_a && c.swap,
            "128x80:split9:A:T: %d/%d/%d/%d", c.kind, c.ways, c.share_a, c.swap);
     sk_plan s;
-    /* Ping-pong (":pp"): whole pairs of 128-row tiles 128 .. 176 wide in pairs
-     * (the kernels v7 has), claimed like the others where long and many;
-     * no other tile shape. */
-    {
-        int n = 0;
-        for (int k = 0; k < SK_KINDS; k++) {
-            const int r = sk_plan_of(4096, 14336, 4096, h100, (sk_cand){k, SK_PP, 0, 0, 0}, &s);
-            const int has = sk_tile[k][0] == 128 && sk_tile[k][1] >= 128 && sk_tile[k][1] <= 176 && sk_tile[k][2] == 2;
-            EXPECT(has ? r == 0 && s.pp && !s.sk_pairs && !s.ways && sk_claims(&s) : r == -1,
-                   "4096 x 14336 x 4096, %dx%d in %d, ping-pong: %d (pp %d, sk %d, claims %d)", sk_tile[k][0],
-                   sk_tile[k][1], sk_tile[k][2], r, s.pp, s.sk_pairs, sk_claims(&s));
-            n += has;
-        }
-        EXPECT(n == 4, "%d tile shapes with ping-pong, want 4 (128 x 128, 144, 160, 176)", n);
-    }
-    EXPECT(sk_cand_parse("128x176:pp:T", &c) == 0 && c.kind == 12 && c.mode == SK_PP && c.swap &&
-               sk_plan_of(3000, 997, 1500, h100, c, &s) == 0 && s.pp && s.swap && s.k_tiles == 24 &&
-               sk_plan_of(3000, 997, 1500, h100, (sk_cand){12, SK_WHOLE, 0, 0, 1}, &s) == 0 && !s.pp,
-           "128x176:pp:T, and dp: cooperative");
-    EXPECT(sk_cand_parse("128x176o:pp", &c) == 0 && sk_plan_of(3000, 3000, 3000, h100, c, &s) == -1,
-           "ping-pong in clusters of 8");
     /* Quads of 2 x 2 tiles (":AB"), both ways; a pair cannot share both, nor
      * a quad with one block row or column. */
     for (int k = 19; k < SK_KINDS; k++)
@@ -1261,29 +1238,6 @@ static void test_stream_k(void)
             EXPECT(f.kind == k && sk_model_ns(&f, M, N, K, g, &sk_model_sm90) >= ta / (1 + SK_TIE),
                    "%dx%dx%d: tile %d beats the choice", M, N, K, k); /* ties: sk_tie_better */
         }
-    }
-    /* Ping-pong prices a tile's epilogue under the next tile's MMAs, but the
-     * last one whole: below the cooperative plan of its tile over many waves
-     * of short pairs, above it in one wave; pp_piece moves ping-pong plans
-     * alone. */
-    {
-        sk_plan c, p;
-        EXPECT(sk_plan_of(8192, 8192, 1024, h100, (sk_cand){12, SK_WHOLE, 0, 0, 0}, &c) == 0 &&
-                   sk_plan_of(8192, 8192, 1024, h100, (sk_cand){12, SK_PP, 0, 0, 0}, &p) == 0 &&
-                   sk_model_ns(&p, 8192, 8192, 1024, &h1, &sk_model_sm90) <
-                       sk_model_ns(&c, 8192, 8192, 1024, &h1, &sk_model_sm90),
-               "8192 x 8192 x 1024 in 128 x 176 (23 waves of 16 k-tiles): ping-pong priced below cooperative");
-        EXPECT(sk_plan_of(1928, 1360, 368, h100, (sk_cand){12, SK_WHOLE, 0, 0, 0}, &c) == 0 &&
-                   sk_plan_of(1928, 1360, 368, h100, (sk_cand){12, SK_PP, 0, 0, 0}, &p) == 0 &&
-                   sk_model_ns(&p, 1928, 1360, 368, &h1, &sk_model_sm90) >
-                       sk_model_ns(&c, 1928, 1360, 368, &h1, &sk_model_sm90),
-               "1928 x 1360 x 368 in 128 x 176 (one wave of 6 k-tiles): ping-pong priced above cooperative");
-        sk_model dear = sk_model_sm90;
-        dear.pp_piece *= 1.5;
-        EXPECT(sk_model_ns(&p, 1928, 1360, 368, &h1, &dear) > sk_model_ns(&p, 1928, 1360, 368, &h1, &sk_model_sm90) &&
-                   sk_model_ns(&c, 1928, 1360, 368, &h1, &dear) ==
-                       sk_model_ns(&c, 1928, 1360, 368, &h1, &sk_model_sm90),
-               "pp_piece x 1.5: the ping-pong plan dearer, the cooperative one not");
     }
     /* sk_model.stream prices a stream-K phase alone: raised, a plan with
      * stream-K pairs costs more and one without (whole pairs, split-K) the

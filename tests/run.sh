@@ -212,22 +212,18 @@ for step in $STEPS; do
         # per matmul_kernel<BM, BN, T, WHOLE> entry, the count and any other n.
         # The whole-pairs kernels of 128-row tiles up to 256 wide have the k-step
         # twice: the main loop, and the loop that stores the last tile's slices.
-        # The ping-pong kernels of 128-row tiles (WHOLE = 2) issue two per
-        # k-step, one per m64 fragment of the consumer's tile.
         if [ "$n" -eq 7 ]; then
             awk '/\.entry / { name = ""
-                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[012]ELi[24]E/) {
+                     if ($0 ~ /matmul_kernelILi[0-9]+ELi[0-9]+ELi[01]ELi[01]ELi[24]E/) {
                          s = $0; sub(/.*matmul_kernelILi/, "", s); split(s, f, "ELi")
                          bn = f[2]; name = f[1] "x" bn (substr(f[3], 1, 1) == "1" ? ":T" : "") \
-                             (substr(f[4], 1, 1) == "1" ? ":whole" : substr(f[4], 1, 1) == "2" ? ":pp" : "") \
-                             (substr(f[5], 1, 1) == "4" ? ":q" : "")
+                             (substr(f[4], 1, 1) == "1" ? ":whole" : "") (substr(f[5], 1, 1) == "4" ? ":q" : "")
                          order[++k] = name } }
                  name != "" && /wgmma\.mma_async/ { s = $0; sub(/.*\.m64n/, "", s); sub(/k16.*/, "", s)
                      cnt[name]++; if (s + 0 != (bn + 0 > 256 ? bn / 2 : bn + 0)) other[name] = s }
                  END { for (i = 1; i <= k; i++) { x = order[i]
                          split(x, d, "x"); want = (d[1] == 64 && d[2] + 0 <= 128) || d[2] + 0 > 256 ? 8 : 4
                          if (d[1] == 128 && d[2] + 0 <= 256 && x ~ /:whole/) want *= 2 # DEFER: the k-step twice
-                         if (x ~ /:pp/) want *= 2 # two fragments a consumer
                          if (cnt[x] != want || (x in other)) print x ": " cnt[x] + 0 " wgmma" ((x in other) ? ", one of n" other[x] : "") }
                        print k " kernels" }' "$ptx" >"$tmp/wg"
             if [ "$(wc -l <"$tmp/wg")" -ne 1 ] || ! grep -qE '^[1-9][0-9]* kernels$' "$tmp/wg"; then

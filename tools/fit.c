@@ -14,8 +14,8 @@
  * the error, and for every shape with several candidates measured the
  * model's pick against the fastest measured: the time lost by choosing by
  * the model. --kinds and --consts (launch, partial_byte, fixup, flag,
- * gather, dram_eff, l2_eff, overlap, stream, pp_k_tile, pp_piece, pp_tail)
- * name the constants to move, the others kept. Files after --held-out are not fitted to: the same summary of
+ * gather, dram_eff, l2_eff, overlap, stream) name the constants to move, the others
+ * kept. Files after --held-out are not fitted to: the same summary of
  * the picks, on shapes the constants never saw, is printed for them apart.
  * --no-fit moves nothing: the error and the picks of sk_model_sm90 as it is.
  * --before K also compares the picks with the model's picks among tile
@@ -53,14 +53,12 @@ static double loss(const sk_model *m)
 }
 
 static const char *const scalar_names[] = {"launch", "partial_byte", "fixup", "flag",
-                                           "gather", "dram_eff", "l2_eff", "overlap", "stream",
-                                           "pp_k_tile", "pp_piece", "pp_tail"};
-#define SCALARS 12
+                                           "gather", "dram_eff", "l2_eff", "overlap", "stream"};
+#define SCALARS 9
 static double *scalar(sk_model *m, int i)
 {
     double *const at[SCALARS] = {&m->launch, &m->partial_byte, &m->fixup, &m->flag,
-                                 &m->gather, &m->dram_eff, &m->l2_eff, &m->overlap, &m->stream,
-                                 &m->pp_k_tile, &m->pp_piece, &m->pp_tail};
+                                 &m->gather, &m->dram_eff, &m->l2_eff, &m->overlap, &m->stream};
     return at[i];
 }
 
@@ -301,8 +299,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < SK_KINDS; k++) printf("%.1f%s", v[k], k + 1 < SK_KINDS ? ", " : "");
         printf("}, /* %s */\n", f ? "piece" : "k_tile");
     }
-    printf(" %.1f, %.5f, %.1f, %.1f, %.1f, %.3f, %.3f, %.3f, %.3f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte,
-           m.fixup, m.flag, m.gather, m.dram_eff, m.l2_eff, m.overlap, m.stream, m.pp_k_tile, m.pp_piece, m.pp_tail);
+    printf(" %.1f, %.5f, %.1f, %.1f, %.1f, %.3f, %.3f, %.3f, %.3f}\n", m.launch, m.partial_byte, m.fixup, m.flag,
+           m.gather, m.dram_eff, m.l2_eff, m.overlap, m.stream);
 
     picks(&m, 0, nfit, "fitted");
     if (nrows > nfit)

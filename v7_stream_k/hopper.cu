@@ -83,12 +83,9 @@
 #define BK SK_DEPTH(BM, BN)           /* K per k-tile, one stage: 128 for the 64-row tiles up to
                                        * 128 wide (half the waits and releases per MMA), else 64 */
 #define CONSUMERS 2                   /* consumer warpgroups                          */
-#define PP (WHOLE == 2)               /* 128-row tiles in ping-pong (sk_plan.pp)       */
-#define ROW_WGS (BM == 64 || PP ? 1 : 2) /* of them on one tile: 2 share a 128-row tile,
-                                       * 64 rows each; a 64-row tile, or a 128-row tile
-                                       * in ping-pong, is one's alone, and the two take
-                                       * turns on tiles (ping-pong)                  */
-#define FRAGS (BM / 64 / ROW_WGS)     /* a consumer's m64 fragments of a tile         */
+#define ROW_WGS (BM / 64)             /* of them on one tile, 64 rows each: 2 share a
+                                       * 128-row tile; a 64-row tile is one's alone, and
+                                       * the two take turns (ping-pong)               */
 #define THREADS (128 * (1 + CONSUMERS)) /* warpgroup 0 produces, the others consume  */
 #define CLUSTER CL                    /* CTAs per cluster: a pair (2), a quad (4) or 8:
                                        * the kernel's template parameter CL (sk_tile) */
@@ -150,7 +147,7 @@
  * each of the next piece's first k-tiles is issued. 64-row tiles have it
  * already: their two consumers take turns. */
 #define SLICES ((BN + 63) / 64)       /* slices of a consumer's fragment, the last BN % 64 wide */
-#define DEFER (BM == 128 && BN <= 256 && WHOLE == 1)
+#define DEFER (BM == 128 && BN <= 256 && WHOLE)
 /* The workspace starts with the scheduler's two counters, on a line of
  * their own, then the flags, each on a 128-byte line of its own:
  * a flag is polled by the pieces that wait for it while its neighbours are
@@ -237,7 +234,7 @@ __device__ __forceinline__ void load_stage(uint32_t stage, uint32_t full,
  * contiguous bytes; then its flag, raised (set to this call's generation,
  * st.release.gpu) once the whole warpgroup has written. */
 template <int BN>
-__device__ __forceinline__ void write_partials(float4 *slot, const float *acc, int t, int c,
+__device__ __forceinline__ void write_partials(float4 *slot, const float (&acc)[BN / 2], int t, int c,
                                                uint32_t *flag, uint32_t gen)
 {
 #pragma unroll
@@ -257,15 +254,13 @@ __device__ __forceinline__ void write_partials(float4 *slot, const float *acc, i
  * run time, as v6 claims them (dealt out before the launch, many waves of
  * pairs left the clusters 4-8% apart at the end, for they do not all run at
  * one speed: plots/NOTES.md), then the cluster's stream-K pieces, which the
- * plan fixes. Every lane waits for the post (acquire at cluster scope: CTA 0
- * wrote it); the warp's first lane reads the slot, frees it with one arrival
- * at this CTA's pair_empty (CTA 1 relays it to CTA 0) and passes the piece to
- * the other lanes. (v6 lets every lane read, the warp synchronized before the
- * arrival; compute-sanitizer's racecheck takes that for a race with the next
- * claim's write. The first lane alone waiting, a loop under a branch, kept
- * ptxas from running the consumers' main loop on the uniform datapath in the
- * 128-row ping-pong kernels: 4 R2UR a wgmma.) Otherwise the plan alone says
- * (work_of). Every role of both CTAs walks the same pieces. */
+ * plan fixes. The warp's first lane reads the slot (written by CTA 0: acquire
+ * at cluster scope), frees it with one arrival at this CTA's pair_empty
+ * (CTA 1 relays it to CTA 0) and passes the piece to the other lanes. (v6
+ * lets every lane read, the warp synchronized before the arrival;
+ * compute-sanitizer's racecheck takes that for a race with the next claim's
+ * write.) Otherwise the plan alone says (work_of). Every role of both CTAs
+ * walks the same pieces. */
 /* The i-th piece of cluster p as the plan deals it out; the instance for
  * whole pairs only (WHOLE) without sk_work_of's stream-K code, which made
  * small calls up to 6.5% slower (plots/NOTES.md). */
@@ -282,9 +277,9 @@ __device__ __forceinline__ sk_work next_work(const sk_plan *plan, int p, int i, 
     if (BM != 128 || !sk_claims(plan) || i == 0) /* never for 64-row tiles (sk_claims) */
         return work_of<WHOLE>(plan, p, i);
     const unsigned warp = __activemask();
-    mbarrier_wait_parity_acquire_cluster(pair_full, (uint32_t)(i - 1) & 1); /* the (i - 1)-th post */
     sk_work w = {-1, 0, 0};
     if (threadIdx.x % 32 == 0) {
+        mbarrier_wait_parity_acquire_cluster(pair_full, (uint32_t)(i - 1) & 1); /* the (i - 1)-th post */
         w.pair = slot[0], w.kb = slot[1], w.ke = slot[2];
         mbarrier_arrive(pair_empty);
     }
@@ -397,9 +392,7 @@ __device__ __forceinline__ void store_slice(const uint32_t *v, int slice, int ro
  * stream-K, no split-K), and the kernel has no code for the others: their
  * paths, never taken, made the kernel 70% longer, and the short kernel ran
  * 15 shapes 2.3% / 1.7% faster (H100 / H200; up to 6.6% on small calls:
- * plots/NOTES.md). WHOLE = 2: whole pairs, 128-row tiles in ping-pong
- * (sk_plan.pp: each consumer owns a tile, two m64 fragments, its epilogue
- * under the other's MMAs). */
+ * plots/NOTES.md). */
 template <int BM, int BN, int T, int WHOLE, int CL>
 __global__ void __launch_bounds__(THREADS, 1) /* the 1 gives setmaxnreg a cap to move from */
 matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant__ CUtensorMap tmap_b,
@@ -594,29 +587,21 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
         const uint32_t empty_peer = mapa_shared_cluster(empty, (uint32_t)(tid % 128 % CLUSTER));
         const uint64_t desc_a0 = wgmma_desc_k_sw128(ring + (uint32_t)h * 64 * 128);
         const uint64_t desc_b0 = wgmma_desc_k_sw128(ring + TILE_A_BYTES);
-        /* Ping-pong (64-row tiles, and 128-row tiles where the plan says so):
-         * consumer c takes pieces c, c + 2, .. and steps over the stages of
-         * the other's. It starts a piece only once the other has seen the last
-         * stage of the piece before land: the MMAs of the two pieces run one
-         * after the other, the epilogue of one under the main loop of the
-         * next; and no stage's fill is waited for while the fill before it is
-         * still due. Where pieces are claimed (128 rows only, sk_claims), every
-         * reader takes every piece from the slot in turn: a consumer reads the
-         * other's next piece (after) right after its own main loop, then its
-         * own. */
+        /* Ping-pong (64-row tiles): consumer c takes pieces c, c + 2, .. and
+         * steps over the stages of the other's. It starts a piece only once
+         * the other has seen the last stage of the piece before land: the MMAs
+         * of the two pieces run one after the other, the epilogue of one under
+         * the main loop of the next; and no stage's fill is waited for while
+         * the fill before it is still due. */
         const int first = ROW_WGS == 1 ? c : 0, every = ROW_WGS == 1 ? CONSUMERS : 1;
-        const bool pp_claims = BM == 128 && ROW_WGS == 1 && sk_claims(&plan);
         /* w: this piece; next: the one after, read while this one's last
          * MMAs run (the warp only waits for them then), not after its epilogue. */
-        sk_work w = warp_work(next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot)), next,
-                after = w;
+        sk_work w = warp_work(next_work<BM, WHOLE>(&plan, p, first, pair_full, pair_empty, pair_slot)), next;
         for (int i = first; w.pair >= 0; i += every, w = next) {
             if (ROW_WGS == 1 && i > 0) {
-                /* the other's piece before this one: as claimed, or by the plan */
-                const sk_work before = pp_claims && i > first ? after : warp_work(work_of<WHOLE>(&plan, p, i - 1));
+                const sk_work before = warp_work(work_of<WHOLE>(&plan, p, i - 1)); /* the other's (no claims:
+                                                                                      * sk_claims) */
                 pipeline_skip(&pipe, before.ke - before.kb);
-                pipe.stage = (int)redux_sync_max_u32((uint32_t)pipe.stage); /* uniform: see above */
-                pipe.phase = redux_sync_max_u32(pipe.phase);
                 /* its ((i + c) / 2 - 1)-th wait: consumer 0 waits at 2, 4, .., 1 at 1, 3, .. */
                 mbarrier_wait_parity(&turn[1 - c], (uint32_t)((i + c) / 2 - 1) & 1);
             }
@@ -632,13 +617,11 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * 288 wide, which has no register to spare for it (ptxas spilled). */
             const bool live = BN > 256 ? m0 + h * 64 < M && n0 < N
                                        : redux_sync_max_u32(m0 + h * 64 < M && n0 < N) != 0;
-            /* acc: FRAGS m64nBN fragments, [f][BN / 2], of rows 64(h + f) .. + 63
-             * of the tile (in ping-pong both fragments' MMAs are issued even where
-             * the second lies past C). Not zeroed: the piece's first MMA
-             * overwrites it (scale_d = 0; BN / 2 moves a thread, on the way from
-             * one tile to the next). A piece has at least one k-tile (sk_work_of;
-             * split-K ways <= k-tiles, sk_plan_of). */
-            float acc[FRAGS * BN / 2];
+            /* acc: the m64nBN fragment of rows 64h .. 64h + 63 of the tile. Not
+             * zeroed: the piece's first MMA overwrites it (scale_d = 0; BN / 2
+             * moves a thread, on the way from one tile to the next). A piece has
+             * at least one k-tile (sk_work_of; split-K ways <= k-tiles, sk_plan_of). */
+            float acc[BN / 2];
 
             int prev = 0; /* stage of k-tile kt - 1 */
             /* k-tile kt: its stage waited for, its MMAs issued; the stage's index */
@@ -659,15 +642,12 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                         const uint32_t box = (uint32_t)(k / (BOX_K / 16)) * BOX_K * 2,
                                        in = (uint32_t)(k % (BOX_K / 16)) * 32;
                         const uint64_t db = wgmma_desc_advance(desc_b0, stage_at + box * BN + in);
-#pragma unroll
-                        for (int f = 0; f < FRAGS; f++) { /* fragment f: A's rows 64f .., 8 KB on */
-                            const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in + f * 64 * 128);
-                            wgmma_m64nNk16_f32_f16_f16<WN_1>(acc + f * BN / 2, da, db, k > 0 || kt > w.kb);
-                            if constexpr (BN > WN_1) /* B's rows WN_1 ..: 128 B each, whole 1024-byte swizzle atoms */
-                                wgmma_m64nNk16_f32_f16_f16<BN - WN_1>(acc + f * BN / 2 + WN_1 / 2, da,
-                                                                     wgmma_desc_advance(db, WN_1 * 128),
-                                                                     k > 0 || kt > w.kb);
-                        }
+                        const uint64_t da = wgmma_desc_advance(desc_a0, stage_at + box * BM + in);
+                        wgmma_m64nNk16_f32_f16_f16<WN_1>(acc, da, db, k > 0 || kt > w.kb);
+                        if constexpr (BN > WN_1) /* B's rows WN_1 ..: 128 B each, whole 1024-byte swizzle atoms */
+                            wgmma_m64nNk16_f32_f16_f16<BN - WN_1>(acc + WN_1 / 2, da,
+                                                                 wgmma_desc_advance(db, WN_1 * 128),
+                                                                 k > 0 || kt > w.kb);
                     }
                     wgmma_commit_group();
                 }
@@ -701,8 +681,7 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
                 }
             for (; kt < w.ke; kt++)
                 release(kt, issue(kt));
-            if (!pp_claims)
-                next = warp_work(next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot));
+            next = warp_work(next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot));
             wgmma_wait_group<0>();
             if (tid % 128 < CLUSTER)
                 mbarrier_arrive_shared_cluster(empty_peer + 8 * prev); /* the piece's last stage */
@@ -840,42 +819,24 @@ matmul_kernel(const __grid_constant__ CUtensorMap tmap_a, const __grid_constant_
              * tile stores at once, slice after slice: packed whole first, its
              * stores started later, and one-wave calls ran 1-2% slower.) pend
              * is written either way: written only when deferring, the last
-             * tile's values stayed live beside it and spilled. In ping-pong,
-             * fragment after fragment. */
+             * tile's values stayed live beside it and spilled. */
             const bool now = !DEFER || next.pair < 0;
 #pragma unroll
-            for (int f = 0; f < FRAGS; f++)
+            for (int sl = 0; sl < SLICES; sl++) {
+                uint32_t v[16]; /* [8-column group][row half] */
 #pragma unroll
-                for (int sl = 0; sl < SLICES; sl++) {
-                    const float *a = acc + f * BN / 2;
-                    uint32_t v[16]; /* [8-column group][row half] */
+                for (int j = 0; j < 8 && sl * 8 + j < BN / 8; j++)
 #pragma unroll
-                    for (int j = 0; j < 8 && sl * 8 + j < BN / 8; j++)
+                    for (int half = 0; half < 2; half++)
+                        v[j * 2 + half] = half2_bits(acc[(sl * 8 + j) * 4 + half * 2], acc[(sl * 8 + j) * 4 + half * 2 + 1]);
+                if constexpr (DEFER)
 #pragma unroll
-                        for (int half = 0; half < 2; half++)
-                            v[j * 2 + half] = half2_bits(a[(sl * 8 + j) * 4 + half * 2], a[(sl * 8 + j) * 4 + half * 2 + 1]);
-                    if constexpr (DEFER)
-#pragma unroll
-                        for (int j = 0; j < 16 && sl * 16 + j < BN / 4; j++)
-                            pend[sl * 16 + j] = v[j];
-                    if (now)
-                        store_slice<BN, T>(v, sl, m0 + (h + f) * 64, n0, M, N, c_bufs, stored, c, &tmap_c,
-                                           &tmap_c16);
-                }
-            ds = now ? SLICES : 0, pm0 = m0, pn0 = n0;
-            /* Claimed pieces in ping-pong: the other's next piece, then this
-             * one's, unless none is left, read after the epilogue. (Read
-             * before it, as the other kernels read theirs, 128 x 176 ran
-             * 4096^3 3% slower than the cooperative kernel of its tile; in
-             * the build that moved it here, and made the stage uniform
-             * after a skip, 1% faster: H100. Which of the two did it is not
-             * measured.) */
-            if (pp_claims) {
-                after = warp_work(next_work<BM, WHOLE>(&plan, p, i + 1, pair_full, pair_empty, pair_slot));
-                next = after.pair < 0
-                           ? after
-                           : warp_work(next_work<BM, WHOLE>(&plan, p, i + every, pair_full, pair_empty, pair_slot));
+                    for (int j = 0; j < 16 && sl * 16 + j < BN / 4; j++)
+                        pend[sl * 16 + j] = v[j];
+                if (now)
+                    store_slice<BN, T>(v, sl, m0 + h * 64, n0, M, N, c_bufs, stored, c, &tmap_c, &tmap_c16);
             }
+            ds = now ? SLICES : 0, pm0 = m0, pn0 = n0;
         }
         if (lane == 0) /* every store's issuer (tiles of C: each warp's first lane; of C^T: the first) */
             cp_async_bulk_wait_group_read<0>(); /* shared memory must outlive the stores' reads */
@@ -950,21 +911,17 @@ static cudaError_t max_clusters_of(int *clusters)
 }
 
 /* Clusters of a tile shape's kernels, both roles of the operands, whole
- * pairs only or not, in ping-pong where it has them: the fewest. */
+ * pairs only or not: the fewest. */
 template <int BM, int BN, int CL>
 static cudaError_t max_clusters_both(int *clusters)
 {
-    int n[6], k = 4;
+    int n[4];
     CUDA_TRY((max_clusters_of<BM, BN, 0, 0, CL>(&n[0])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 0, CL>(&n[1])));
     CUDA_TRY((max_clusters_of<BM, BN, 0, 1, CL>(&n[2])));
     CUDA_TRY((max_clusters_of<BM, BN, 1, 1, CL>(&n[3])));
-    if constexpr (SK_HAS_PP(BM, BN, CL)) {
-        CUDA_TRY((max_clusters_of<BM, BN, 0, 2, CL>(&n[k++])));
-        CUDA_TRY((max_clusters_of<BM, BN, 1, 2, CL>(&n[k++])));
-    }
     *clusters = n[0];
-    for (int i = 1; i < k; i++)
+    for (int i = 1; i < 4; i++)
         if (n[i] < *clusters)
             *clusters = n[i];
     return cudaSuccess;
@@ -991,23 +948,14 @@ static cudaError_t launch_plan(const CUtensorMap *tmap_a, const CUtensorMap *tma
 typedef cudaError_t (*launch_fn)(const CUtensorMap *, const CUtensorMap *, const CUtensorMap *,
                                  const CUtensorMap *, f16 *, int, int, int, const tile_map *,
                                  const sk_plan *, int *, uint32_t *, float *, uint32_t, cudaStream_t);
-/* The ping-pong instance of a tile shape, where it has one (SK_HAS_PP). */
-template <int BM, int BN, int T, int CL>
-static constexpr launch_fn launch_pp()
-{
-    if constexpr (SK_HAS_PP(BM, BN, CL))
-        return launch_plan<BM, BN, T, 2, CL>;
-    else
-        return nullptr; /* no plan asks for it (sk_plan_of) */
-}
 #define KERNEL(bm, bn, cl)                                                                                  \
     {bm, bn, cl, max_clusters_both<bm, bn, cl>,                                                              \
-     {{launch_plan<bm, bn, 0, 0, cl>, launch_plan<bm, bn, 0, 1, cl>, launch_pp<bm, bn, 0, cl>()},             \
-      {launch_plan<bm, bn, 1, 0, cl>, launch_plan<bm, bn, 1, 1, cl>, launch_pp<bm, bn, 1, cl>()}}}
+     {{launch_plan<bm, bn, 0, 0, cl>, launch_plan<bm, bn, 0, 1, cl>},                                         \
+      {launch_plan<bm, bn, 1, 0, cl>, launch_plan<bm, bn, 1, 1, cl>}}}
 static const struct {
     int bm, bn, cl;
     cudaError_t (*max_clusters)(int *);
-    launch_fn launch[2][3]; /* [plan.swap][any plan, whole pairs only, whole pairs in ping-pong] */
+    launch_fn launch[2][2]; /* [plan.swap][whole pairs only] */
 } kernels[SK_KINDS] = {
     KERNEL(128, 256, 2), KERNEL(128, 128, 2), KERNEL(64, 128, 2),  KERNEL(128, 64, 2),  KERNEL(64, 64, 2),
     KERNEL(64, 256, 2),  KERNEL(128, 192, 2), KERNEL(128, 80, 2),  KERNEL(128, 96, 2),  KERNEL(128, 112, 2),
@@ -1154,7 +1102,7 @@ static cudaError_t launch(const f16 *A, const f16 *B, f16 *C, int M, int N, int 
 #endif
     const tile_map pairs = sk_pair_order(&plan, K, f->l2, width);
 
-    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap][plan.pp ? 2 : !plan.sk_pairs && !plan.ways];
+    const launch_fn launch_kind = kernels[plan.kind].launch[plan.swap][!plan.sk_pairs && !plan.ways];
     cudaError_t err;
     if (!plan.sk_pairs && !sk_claims(&plan)) { /* whole pairs, dealt out: no workspace */
         err = launch_kind(&tmap_a, &tmap_b, &tmap_c, &tmap_c16, C, Mk, Nk, ldc, &pairs, &plan, NULL, NULL, NULL, 0,
