@@ -1,5 +1,5 @@
 #!/bin/bash
-# ping-pong 128-row tiles: SASS of the pp loop, checks of forced pp plans, A/B dp vs pp vs auto, 2 rounds.
+# ping-pong 128-row tiles: SASS of the pp loop, checks of forced pp plans, A/B dp vs pp vs auto, ROUNDS rounds (2) on SHAPES.
 set -u
 T0=$(date +%s)
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
@@ -15,7 +15,7 @@ while read -r M N K P; do
 done < scratch/run/pp_checks.txt
 echo "checks $(( $(date +%s) - T0 )) s"
 f=$OUT/${g}_ab.txt
-for r in 1 2; do
+for r in $(seq 1 ${ROUNDS:-2}); do
   while read -r M N K; do
     [ $(( $(date +%s) - T0 )) -gt ${LIM:-500} ] && break
     for v in auto 128x176:dp 128x176:pp 128x128:dp 128x128:pp; do
@@ -23,7 +23,7 @@ for r in 1 2; do
       x=$(V7_PLAN=1 V7_TILE=$t timeout 30 $B $M $N $K --check none --baseline none --reps 20 --energy off 2>&1)
       echo "$M $N $K | $v | $(echo "$x" | awk '/^time +v[67]/{t=$3} /^clock/{c=$3} END{print t, c}') | $(echo "$x" | grep '^v7 plan' | sed 's/.*: tiles //' | cut -c1-60)" >> $f
     done
-  done < scratch/run/pp_shapes.txt
+  done < ${SHAPES:-scratch/run/pp_shapes.txt}
   echo "round $r $(( $(date +%s) - T0 )) s"
 done
 echo "all $(( $(date +%s) - T0 )) s"
